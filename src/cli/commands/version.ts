@@ -1,0 +1,14 @@
+// version: prints the ripple version and the runtime it runs on.
+import { ExitCode, type Command } from '../command.js';
+
+export const commands: Command[] = [
+  {
+    path: ['version'],
+    summary: 'Print the ripple version',
+    usage: 'Usage: ripple version\n\nPrints the ripple version and the Node.js runtime.\n',
+    async run(_args, io) {
+      io.stdout.write(`ripple 0.1.0 (node ${process.version})\n`);
+      return ExitCode.Ok;
+    },
+  },
+];
