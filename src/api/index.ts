@@ -122,3 +122,4 @@ export {
 } from './normalize.js';
 export { crdFor, crdsToYaml, generateCrds, type CustomResourceDefinition, type CustomResourceDefinitionVersion } from './crd.js';
 export { checkCrd, checkStructuralSchema, type StructuralCheckOptions } from './structural.js';
+export { admitWrite, readAs, type StorageWrite } from './storage-pipeline.js';

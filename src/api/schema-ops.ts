@@ -124,6 +124,16 @@ export interface SchemaPathInfo {
   enum?: unknown[];
   default?: unknown;
   format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  listType?: string;
+  listMapKeys?: string[];
+  mapType?: string;
+  /** CEL rules (x-kubernetes-validations[].rule), sorted. */
+  rules?: string[];
 }
 
 /**
@@ -140,6 +150,15 @@ export function schemaPaths(schema: JsonSchema): Map<string, SchemaPathInfo> {
     if (s.enum) info.enum = s.enum;
     if (s.default !== undefined) info.default = s.default;
     if (s.format) info.format = s.format;
+    if (s.pattern !== undefined) info.pattern = s.pattern;
+    if (s.minLength !== undefined) info.minLength = s.minLength;
+    if (s.maxLength !== undefined) info.maxLength = s.maxLength;
+    if (s.minimum !== undefined) info.minimum = s.minimum;
+    if (s.maximum !== undefined) info.maximum = s.maximum;
+    if (s['x-kubernetes-list-type']) info.listType = s['x-kubernetes-list-type'];
+    if (s['x-kubernetes-list-map-keys']) info.listMapKeys = s['x-kubernetes-list-map-keys'];
+    if (s['x-kubernetes-map-type']) info.mapType = s['x-kubernetes-map-type'];
+    if (s['x-kubernetes-validations']?.length) info.rules = s['x-kubernetes-validations'].map((r) => r.rule).sort();
     out.set(path, info);
     for (const [k, c] of Object.entries(s.properties ?? {})) walk(c, path ? `${path}.${k}` : k);
     if (s.items) walk(s.items, `${path}[]`);
