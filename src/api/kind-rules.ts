@@ -9,6 +9,8 @@ import { parseLabelSelector, validateLabelSelector } from './label-selector.js';
 export interface KindCheck {
   issues: Issue[];
   warnings: string[];
+  /** Old shapes that normalize() will convert (informational; normalize reports what it actually did). */
+  notes?: string[];
 }
 
 /** KindRule checks one object of a kind in a given served version. */
@@ -23,6 +25,7 @@ const specOf = (obj: Record<string, unknown>) => (isPlainObject(obj.spec) ? obj.
 function checkEventSource(obj: Record<string, unknown>): KindCheck {
   const issues: Issue[] = [];
   const warnings: string[] = [];
+  const notes: string[] = [];
   const spec = specOf(obj);
   if (!spec) {
     warnings.push('spec is empty: this EventSource selects nothing');
@@ -31,9 +34,7 @@ function checkEventSource(obj: Record<string, unknown>): KindCheck {
   const flat = EVENT_SOURCE_FLAT_FIELDS.filter((f) => present(spec, f));
   const selectors = Array.isArray(spec.resourceSelectors) ? spec.resourceSelectors : [];
   if (flat.length > 0) {
-    warnings.push(
-      `${flat.map((f) => `spec.${f}`).join(', ')}: v1alpha1 flat EventSource form; Ripple converts it into spec.resourceSelectors[0]`,
-    );
+    notes.push(`${flat.map((f) => `spec.${f}`).join(', ')}: v1alpha1 flat EventSource form, converted into spec.resourceSelectors[0]`);
     if (selectors.length > 0) {
       issues.push({
         path: 'spec.resourceSelectors',
@@ -54,33 +55,34 @@ function checkEventSource(obj: Record<string, unknown>): KindCheck {
       if (present(sel, 'evaluate')) {
         issues.push({ path: childPath(p, 'script'), code: 'conflict', message: 'script (v1alpha1) and evaluate cannot both be set: script was renamed evaluate' });
       } else {
-        warnings.push(`${p}.script was renamed evaluate in v1alpha1 (2023-12); Ripple converts it`);
+        notes.push(`${p}.script: renamed evaluate in 2023-12, converted`);
       }
     }
-    issues.push(...validateLabelSelector(sel.selector, childPath(p, 'selector')));
+    if (isPlainObject(sel.selector)) issues.push(...validateLabelSelector(sel.selector, childPath(p, 'selector')));
   });
   if (flat.length === 0 && selectors.length === 0 && !(Array.isArray(spec.messagingMatchCriteria) && spec.messagingMatchCriteria.length > 0)) {
     warnings.push('no resourceSelectors and no messagingMatchCriteria: this EventSource selects nothing');
   }
-  return { issues, warnings };
+  return { issues, warnings, notes };
 }
 
 // A v1alpha1 selector field: a selector string or a LabelSelector object.
 function checkSelectorField(spec: Record<string, unknown>, field: string, path: string): KindCheck {
   const issues: Issue[] = [];
   const warnings: string[] = [];
+  const notes: string[] = [];
   const v = spec[field];
   if (v === undefined || v === null) return { issues, warnings };
   if (typeof v === 'string') {
     const r = parseLabelSelector(v);
     if (!r.ok) issues.push({ path, code: 'invalidSelector', message: r.error });
-    else warnings.push(`${path}: string selector ${quoteValue(v)} (v1alpha1) converted to a label selector`);
+    else notes.push(`${path}: v1alpha1 string selector ${quoteValue(v)}, converted to ${JSON.stringify(r.selector)}`);
   } else if (isPlainObject(v)) {
     issues.push(...validateLabelSelector(v, path));
   } else {
     issues.push({ path, code: 'type', message: `Invalid value: ${quoteValue(v)}: must be a label selector string (e.g. "env=fv") or matchLabels/matchExpressions` });
   }
-  return { issues, warnings };
+  return { issues, warnings, notes };
 }
 
 function isEmptySelector(v: unknown): boolean {
@@ -97,14 +99,14 @@ function isEmptySelector(v: unknown): boolean {
 function checkTrigger(obj: Record<string, unknown>, version: string, kind: 'EventTrigger' | 'EventBasedAddOn'): KindCheck {
   const issues: Issue[] = [];
   const warnings: string[] = [];
+  const notes: string[] = [];
   const spec = specOf(obj);
-  if (kind === 'EventBasedAddOn') {
-    warnings.push('EventBasedAddOn is deprecated (renamed EventTrigger in 2023-12); Ripple reads it as an EventTrigger');
-  }
-  if (!spec) return { issues, warnings };
+  if (kind === 'EventBasedAddOn') notes.push('EventBasedAddOn (renamed EventTrigger in 2023-12), converted to EventTrigger');
+  if (!spec) return { issues, warnings, notes };
   const merge = (c: KindCheck) => {
     issues.push(...c.issues);
     warnings.push(...c.warnings);
+    notes.push(...(c.notes ?? []));
   };
   let sourceField = 'sourceClusterSelector';
   if (kind === 'EventBasedAddOn') {
@@ -112,7 +114,7 @@ function checkTrigger(obj: Record<string, unknown>, version: string, kind: 'Even
       issues.push({ path: 'spec.clusterSelector', code: 'conflict', message: 'clusterSelector (old name) and sourceClusterSelector cannot both be set' });
     } else if (present(spec, 'clusterSelector')) {
       sourceField = 'clusterSelector';
-      warnings.push('spec.clusterSelector is the first EventBasedAddOn name of spec.sourceClusterSelector; Ripple converts it');
+      notes.push('spec.clusterSelector: the first EventBasedAddOn name of spec.sourceClusterSelector, renamed');
     } else if (!present(spec, 'sourceClusterSelector')) {
       issues.push({ path: 'spec.sourceClusterSelector', code: 'required', message: 'Required value: set sourceClusterSelector (or the old clusterSelector)' });
     }
@@ -129,8 +131,10 @@ function checkTrigger(obj: Record<string, unknown>, version: string, kind: 'Even
         `spec.${field} is a string: string selectors are the v1alpha1 form; use apiVersion lib.projectsveltos.io/v1alpha1 or write matchLabels/matchExpressions${suggestion}`,
       );
     }
-    issues.push(...validateLabelSelector(spec.sourceClusterSelector, 'spec.sourceClusterSelector'));
-    issues.push(...validateLabelSelector(spec.destinationClusterSelector, 'spec.destinationClusterSelector'));
+    // Non-objects were already reported by the schema check (type).
+    for (const field of ['sourceClusterSelector', 'destinationClusterSelector']) {
+      if (isPlainObject(spec[field])) issues.push(...validateLabelSelector(spec[field], `spec.${field}`));
+    }
   }
   if (present(spec, sourceField) && isEmptySelector(spec[sourceField])) {
     warnings.push(`spec.${sourceField} is empty: Sveltos (and Ripple) match no cluster with an empty source selector`);
@@ -138,12 +142,13 @@ function checkTrigger(obj: Record<string, unknown>, version: string, kind: 'Even
   if (present(spec, 'destinationCluster') && present(spec, 'destinationClusterSelector') && !isEmptySelector(spec.destinationClusterSelector)) {
     warnings.push('destinationCluster and destinationClusterSelector are both set: the generated ClusterProfile gets both (Sveltos behaviour)');
   }
-  return { issues, warnings };
+  return { issues, warnings, notes };
 }
 
 function checkClusterSelector(obj: Record<string, unknown>): KindCheck {
   const spec = specOf(obj);
-  return { issues: spec ? validateLabelSelector(spec.clusterSelector, 'spec.clusterSelector') : [], warnings: [] };
+  const sel = spec?.clusterSelector;
+  return { issues: isPlainObject(sel) ? validateLabelSelector(sel, 'spec.clusterSelector') : [], warnings: [] };
 }
 
 function checkSveltosCluster(obj: Record<string, unknown>): KindCheck {
@@ -154,7 +159,7 @@ function checkSveltosCluster(obj: Record<string, unknown>): KindCheck {
     list.forEach((c, i) => {
       if (!isPlainObject(c) || !Array.isArray(c.resourceSelectors)) return;
       c.resourceSelectors.forEach((sel, j) => {
-        if (isPlainObject(sel)) {
+        if (isPlainObject(sel) && isPlainObject(sel.selector)) {
           issues.push(...validateLabelSelector(sel.selector, `spec.${checks}[${i}].resourceSelectors[${j}].selector`));
         }
       });

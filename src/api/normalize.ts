@@ -56,17 +56,33 @@ export function normalize(obj: unknown): NormalizeResult {
     const issues = v.issues.length > 0 ? v.issues : [{ path: 'kind', code: 'unknownKind' as const, message: 'not a Sveltos kind: nothing to normalize' }];
     return { ok: false, issues, warnings: v.warnings };
   }
-  if (!v.valid) return { ok: false, issues: v.issues, warnings: v.warnings };
-  const { descriptor, version } = v.lookup;
   const input = obj as Record<string, unknown>;
+  if (!v.valid) {
+    // With conversion None, apiVersion does not tell the shape: an EventTrigger written through v1alpha1 with
+    // string selectors reads back from the v1beta1 endpoint unchanged. Accept it if another served version of the
+    // kind validates it, and convert from that shape.
+    const alt = v.lookup.descriptor.versions.find(
+      (x) => x.served && x !== (v.lookup as { version: unknown }).version && validate({ ...input, apiVersion: `${v.lookup!.descriptor.group}/${x.name}` }, { unknownFields: false }).valid,
+    );
+    if (!alt) return { ok: false, issues: v.issues, warnings: v.warnings };
+    const r = normalize({ ...input, apiVersion: `${v.lookup.descriptor.group}/${alt.name}` });
+    if (r.ok) {
+      r.from = { apiVersion: String(input.apiVersion), kind: String(input.kind) };
+      r.warnings.unshift(`read as ${input.apiVersion} but stored in the ${alt.name} shape (written through ${v.lookup.descriptor.group}/${alt.name})`);
+    }
+    return r;
+  }
+  const { descriptor, version } = v.lookup;
   const out = JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
-  const warnings = [...v.warnings];
+  // The version's deprecation notice is replaced by the precise conversion messages below.
+  const warnings = v.warnings.filter((w) => w !== version.deprecationWarning);
 
   dropNulls(out, version.schema);
   const pruned = pruneUnknownFields(out, version.schema, true);
   if (pruned.length > 0) warnings.push(`pruned fields the API does not declare: ${pruned.join(', ')}`);
 
   const target = CONVERTERS[descriptor.kind](out, warnings);
+  // The API server clears metadata.namespace of cluster-scoped objects (validate() already warned).
   if (descriptor.scope === 'Cluster' && isPlainObject(out.metadata) && out.metadata.namespace !== undefined) {
     delete out.metadata.namespace;
   }
@@ -195,7 +211,7 @@ function convertEventBasedAddOn(o: Record<string, unknown>, warnings: string[]):
   if (spec.clusterSelector !== undefined) {
     spec.sourceClusterSelector = spec.clusterSelector;
     delete spec.clusterSelector;
-    warnings.push('spec.clusterSelector renamed spec.sourceClusterSelector');
+    warnings.push('spec.clusterSelector (first EventBasedAddOn shape) renamed spec.sourceClusterSelector');
   }
   convertSelectors(spec, warnings);
   return 'EventTrigger';

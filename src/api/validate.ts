@@ -18,16 +18,19 @@ export interface ValidationResult {
   /** True when there are no issues (warnings do not make an object invalid). */
   valid: boolean;
   issues: Issue[];
-  /** Legal but noteworthy: deprecated shapes that get converted, ignored fields, selectors that match nothing. */
+  /** Legal but noteworthy: deprecated versions, ignored fields, selectors that match nothing. */
   warnings: string[];
+  /** Old shapes normalize() converts (v1alpha1 flat EventSource, string selectors, EventBasedAddOn…). */
+  notes: string[];
   /** What apiVersion/kind resolved to; undefined when the input is not an object with apiVersion and kind. */
   lookup?: LookupResult;
 }
 
-const result = (issues: Issue[], warnings: string[], lookup?: LookupResult): ValidationResult => ({
+const result = (issues: Issue[], warnings: string[], lookup?: LookupResult, notes: string[] = []): ValidationResult => ({
   valid: issues.length === 0,
   issues,
   warnings,
+  notes,
   lookup,
 });
 
@@ -89,7 +92,7 @@ export function validate(obj: unknown, options: ValidateOptions = {}): Validatio
   const semantic = KIND_RULES[descriptor.kind](obj, version.name);
   issues.push(...semantic.issues);
   warnings.push(...semantic.warnings);
-  return result(dedupe(issues), warnings, lookup);
+  return result(dedupe(issues), warnings, lookup, semantic.notes ?? []);
 }
 
 /**
@@ -158,8 +161,12 @@ function dedupe(issues: Issue[]): Issue[] {
   });
 }
 
-/** formatValidation renders a validation result as lines (`error: spec.x: …`, `warning: …`) for humans. */
+/** formatValidation renders a validation result as lines (`error: spec.x: …`, `warning: …`, `note: …`) for humans. */
 export function formatValidation(r: ValidationResult): string[] {
-  return [...r.issues.map((i) => `error: ${formatIssue(i)}`), ...r.warnings.map((w) => `warning: ${w}`)];
+  return [
+    ...r.issues.map((i) => `error: ${formatIssue(i)}`),
+    ...r.warnings.map((w) => `warning: ${w}`),
+    ...r.notes.map((n) => `note: ${n}`),
+  ];
 }
 
