@@ -57,22 +57,24 @@ export function normalize(obj: unknown): NormalizeResult {
     return { ok: false, issues, warnings: v.warnings };
   }
   const input = obj as Record<string, unknown>;
+  const lookup = v.lookup;
   if (!v.valid) {
     // With conversion None, apiVersion does not tell the shape: an EventTrigger written through v1alpha1 with
     // string selectors reads back from the v1beta1 endpoint unchanged. Accept it if another served version of the
     // kind validates it, and convert from that shape.
-    const alt = v.lookup.descriptor.versions.find(
-      (x) => x.served && x !== (v.lookup as { version: unknown }).version && validate({ ...input, apiVersion: `${v.lookup!.descriptor.group}/${x.name}` }, { unknownFields: false }).valid,
+    const group = lookup.descriptor.group;
+    const alt = lookup.descriptor.versions.find(
+      (x) => x.served && x !== lookup.version && validate({ ...input, apiVersion: `${group}/${x.name}` }, { unknownFields: false }).valid,
     );
     if (!alt) return { ok: false, issues: v.issues, warnings: v.warnings };
-    const r = normalize({ ...input, apiVersion: `${v.lookup.descriptor.group}/${alt.name}` });
+    const r = normalize({ ...input, apiVersion: `${group}/${alt.name}` });
     if (r.ok) {
       r.from = { apiVersion: String(input.apiVersion), kind: String(input.kind) };
-      r.warnings.unshift(`read as ${input.apiVersion} but stored in the ${alt.name} shape (written through ${v.lookup.descriptor.group}/${alt.name})`);
+      r.warnings.unshift(`read as ${input.apiVersion} but stored in the ${alt.name} shape (written through ${group}/${alt.name})`);
     }
     return r;
   }
-  const { descriptor, version } = v.lookup;
+  const { descriptor, version } = lookup;
   const out = JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
   // The version's deprecation notice is replaced by the precise conversion messages below.
   const warnings = v.warnings.filter((w) => w !== version.deprecationWarning);
