@@ -123,3 +123,14 @@ export {
 export { crdFor, crdsToYaml, generateCrds, type CustomResourceDefinition, type CustomResourceDefinitionVersion } from './crd.js';
 export { checkCrd, checkStructuralSchema, type StructuralCheckOptions } from './structural.js';
 export { admitWrite, readAs, type StorageWrite } from './storage-pipeline.js';
+export { extractYamlBlocks, recoverYaml, type RecoverOptions, type RecoverResult, type YamlBlock } from './doc-yaml.js';
+export {
+  SEED_BLOCKS,
+  recoverSeedBlocks,
+  recoverSeedObjects,
+  type RecoveredBlock,
+  type SeedBlockNote,
+  type SeedDocument,
+  type SeedObject,
+  type SeedRole,
+} from './seeds.js';
