@@ -39,6 +39,17 @@ const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]
 
 const runeLength = (s: string) => [...s].length;
 
+// Schemas carry a handful of patterns; compile each once.
+const regexCache = new Map<string, RegExp>();
+function patternRe(pattern: string): RegExp {
+  let re = regexCache.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern);
+    regexCache.set(pattern, re);
+  }
+  return re;
+}
+
 function walk(value: unknown, s: JsonSchema, path: string, issues: Issue[], ctx: Ctx, skipRoot?: Set<string>): void {
   const add = (p: string, code: Issue['code'], message: string) => issues.push({ path: p, code, message });
 
@@ -47,7 +58,7 @@ function walk(value: unknown, s: JsonSchema, path: string, issues: Issue[], ctx:
       add(path, 'type', `Invalid value: ${quoteValue(value)}: must be an integer or a string, got ${jsonTypeOf(value)}`);
       return;
     }
-    if (typeof value === 'string' && s.pattern && !new RegExp(s.pattern).test(value)) {
+    if (typeof value === 'string' && s.pattern && !patternRe(s.pattern).test(value)) {
       add(path, 'pattern', `Invalid value: ${quoteValue(value)}: should match '${s.pattern}'`);
     }
     return;
@@ -106,7 +117,7 @@ function walk(value: unknown, s: JsonSchema, path: string, issues: Issue[], ctx:
       if (s.maxLength !== undefined && runeLength(value) > s.maxLength) {
         add(path, 'maxLength', `Too long: may not be more than ${s.maxLength} characters`);
       }
-      if (s.pattern && !new RegExp(s.pattern).test(value)) {
+      if (s.pattern && !patternRe(s.pattern).test(value)) {
         add(path, 'pattern', `Invalid value: ${quoteValue(value)}: should match '${s.pattern}'`);
       }
       if (s.format === 'byte' && !BASE64_RE.test(value.replace(/\s+/g, ''))) {
