@@ -1,0 +1,218 @@
+// validateAgainstSchema: checks a value against a structural schema the way a kube-apiserver's OpenAPI validator
+// does (types, required, enum, pattern, lengths, bounds, formats, list-type uniqueness, CEL rules) and, like
+// kubectl's strict field validation, also reports fields the schema does not declare. Every problem is reported;
+// nothing throws.
+import { CEL_RULES } from './cel-rules.js';
+import { childPath, indexPath, isPlainObject, jsonTypeOf, quoteValue, type Issue } from './issues.js';
+import type { JsonSchema } from './schema-dsl.js';
+
+/** SchemaValidateOptions tunes validateAgainstSchema. */
+export interface SchemaValidateOptions {
+  /** Report fields the schema does not declare (default true; the API server would prune them). */
+  unknownFields?: boolean;
+  /** Skip these property names at the root (apiVersion/kind/metadata are checked elsewhere). */
+  skipRootFields?: readonly string[];
+}
+
+/** validateAgainstSchema returns every issue found in value under schema, paths rooted at `path`. */
+export function validateAgainstSchema(
+  value: unknown,
+  schema: JsonSchema,
+  path = '',
+  options: SchemaValidateOptions = {},
+): Issue[] {
+  const issues: Issue[] = [];
+  walk(value, schema, path, issues, { unknownFields: options.unknownFields ?? true }, new Set(options.skipRootFields ?? []));
+  return issues;
+}
+
+interface Ctx {
+  unknownFields: boolean;
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+// Go's strfmt base64 check is base64.StdEncoding.DecodeString: standard alphabet, padding required.
+const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// RFC 3339 date-time (strfmt.DateTime accepts these layouts).
+const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+const runeLength = (s: string) => [...s].length;
+
+// Schemas carry a handful of patterns; compile each once.
+const regexCache = new Map<string, RegExp>();
+function patternRe(pattern: string): RegExp {
+  let re = regexCache.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern);
+    regexCache.set(pattern, re);
+  }
+  return re;
+}
+
+function walk(value: unknown, s: JsonSchema, path: string, issues: Issue[], ctx: Ctx, skipRoot?: Set<string>): void {
+  const add = (p: string, code: Issue['code'], message: string) => issues.push({ path: p, code, message });
+
+  if (s['x-kubernetes-int-or-string']) {
+    if (!(typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)))) {
+      add(path, 'type', `Invalid value: ${quoteValue(value)}: must be an integer or a string, got ${jsonTypeOf(value)}`);
+      return;
+    }
+    if (typeof value === 'string' && s.pattern && !patternRe(s.pattern).test(value)) {
+      add(path, 'pattern', `Invalid value: ${quoteValue(value)}: should match '${s.pattern}'`);
+    }
+    return;
+  }
+  if (!s.type) {
+    // Typeless node: only legal with x-kubernetes-preserve-unknown-fields; anything goes.
+    return;
+  }
+
+  switch (s.type) {
+    case 'object': {
+      if (!isPlainObject(value)) return void add(path, 'type', typeMessage(value, 'object'));
+      for (const r of s.required ?? []) {
+        if (value[r] === undefined || value[r] === null) add(childPath(path, r), 'required', 'Required value');
+      }
+      const ap = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
+      for (const [k, v] of Object.entries(value)) {
+        if (skipRoot?.has(k)) continue;
+        const p = childPath(path, k);
+        const prop = s.properties?.[k];
+        if (prop) {
+          if (v === null && !prop.nullable) continue; // pruned by the API server (or reported as required above)
+          walk(v, prop, p, issues, ctx);
+        } else if (ap) {
+          if (v === null) continue;
+          walk(v, ap, p, issues, ctx);
+        } else if (!s['x-kubernetes-preserve-unknown-fields'] && ctx.unknownFields) {
+          add(p, 'unknownField', `unknown field ${quoteValue(k)}${unknownFieldHint(k, s)}`);
+        }
+      }
+      break;
+    }
+    case 'array': {
+      if (!Array.isArray(value)) return void add(path, 'type', typeMessage(value, 'array'));
+      if (s.minItems !== undefined && value.length < s.minItems) {
+        add(path, 'minLength', `Invalid value: ${value.length}: should have at least ${s.minItems} items`);
+      }
+      if (s.maxItems !== undefined && value.length > s.maxItems) {
+        add(path, 'maxLength', `Too many: ${value.length}: must have at most ${s.maxItems} items`);
+      }
+      value.forEach((item, i) => {
+        if (item === null && !s.items?.nullable) add(indexPath(path, i), 'type', typeMessage(item, s.items?.type ?? 'value'));
+        else if (s.items) walk(item, s.items, indexPath(path, i), issues, ctx);
+      });
+      checkListType(value, s, path, add);
+      break;
+    }
+    case 'string': {
+      if (typeof value !== 'string') return void add(path, 'type', typeMessage(value, 'string'));
+      if (s.enum && !s.enum.includes(value)) {
+        add(path, 'enum', `Unsupported value: ${quoteValue(value)}: supported values: ${s.enum.map((e) => quoteValue(e)).join(', ')}`);
+      }
+      if (s.minLength !== undefined && runeLength(value) < s.minLength) {
+        add(path, 'minLength', `Invalid value: ${quoteValue(value)}: should be at least ${s.minLength} chars long`);
+      }
+      if (s.maxLength !== undefined && runeLength(value) > s.maxLength) {
+        add(path, 'maxLength', `Too long: may not be more than ${s.maxLength} characters`);
+      }
+      if (s.pattern && !patternRe(s.pattern).test(value)) {
+        add(path, 'pattern', `Invalid value: ${quoteValue(value)}: should match '${s.pattern}'`);
+      }
+      if (s.format === 'byte' && !BASE64_RE.test(value.replace(/\s+/g, ''))) {
+        add(path, 'format', `Invalid value: ${quoteValue(value)}: must be of type byte (base64-encoded data)`);
+      }
+      if (s.format === 'date-time' && !DATE_TIME_RE.test(value)) {
+        add(path, 'format', `Invalid value: ${quoteValue(value)}: must be an RFC 3339 date-time (e.g. 2024-01-02T15:04:05Z)`);
+      }
+      break;
+    }
+    case 'integer':
+    case 'number': {
+      if (typeof value !== 'number' || (s.type === 'integer' && !Number.isInteger(value))) {
+        return void add(path, 'type', typeMessage(value, s.type));
+      }
+      if (s.enum && !s.enum.includes(value)) {
+        add(path, 'enum', `Unsupported value: ${value}: supported values: ${s.enum.map((e) => quoteValue(e)).join(', ')}`);
+      }
+      if (s.format === 'int32' && (value < INT32_MIN || value > INT32_MAX)) {
+        add(path, 'maximum', `Invalid value: ${value}: must fit in a 32-bit integer`);
+      }
+      if (s.minimum !== undefined && value < s.minimum) {
+        add(path, 'minimum', `Invalid value: ${value}: should be greater than or equal to ${s.minimum}`);
+      }
+      if (s.maximum !== undefined && value > s.maximum) {
+        add(path, 'maximum', `Invalid value: ${value}: should be less than or equal to ${s.maximum}`);
+      }
+      break;
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') return void add(path, 'type', typeMessage(value, 'boolean'));
+      break;
+    default:
+      break;
+  }
+
+  for (const rule of s['x-kubernetes-validations'] ?? []) {
+    const impl = CEL_RULES[rule.rule];
+    if (!impl || impl.transition) continue;
+    if (!impl.check(value)) add(impl.field ? childPath(path, impl.field) : path, impl.code, rule.message ?? `failed rule: ${rule.rule}`);
+  }
+}
+
+function typeMessage(value: unknown, expected: string): string {
+  return `Invalid value: ${quoteValue(value)}: must be of type ${expected}, got ${jsonTypeOf(value)}`;
+}
+
+// Suggest where a misplaced field belongs: the usual mistakes are a v1alpha1 field name and lost indentation.
+function unknownFieldHint(key: string, s: JsonSchema): string {
+  const props = Object.keys(s.properties ?? {});
+  const lower = key.toLowerCase();
+  const close = props.find((p) => p.toLowerCase() === lower || p.toLowerCase() === lower.replace(/s$/, ''));
+  return close ? ` (did you mean ${quoteValue(close)}?)` : '';
+}
+
+// Go: apiserver/schema/listtype/validation.go — set items and map keys must be unique.
+function checkListType(value: unknown[], s: JsonSchema, path: string, add: (p: string, c: Issue['code'], m: string) => void): void {
+  const type = s['x-kubernetes-list-type'];
+  if (type === 'set') {
+    const seen = new Set<string>();
+    value.forEach((v, i) => {
+      const key = JSON.stringify(v);
+      if (seen.has(key)) add(indexPath(path, i), 'invalidValue', `Duplicate value: ${quoteValue(v)}`);
+      seen.add(key);
+    });
+  } else if (type === 'map') {
+    const keys = s['x-kubernetes-list-map-keys'] ?? [];
+    const seen = new Set<string>();
+    value.forEach((v, i) => {
+      if (!isPlainObject(v)) return;
+      const key = JSON.stringify(keys.map((k) => v[k] ?? s.items?.properties?.[k]?.default ?? null));
+      if (seen.has(key)) {
+        add(indexPath(path, i), 'invalidValue', `Duplicate value: ${keys.map((k) => `${k}=${quoteValue(v[k])}`).join(', ')}`);
+      }
+      seen.add(key);
+    });
+  }
+}
+
+/**
+ * validateTransitions checks the transition rules (`self == oldSelf`) of a schema between an old and a new value
+ * (immutable fields). Only object properties are followed: the API server forbids oldSelf under atomic lists.
+ */
+export function validateTransitions(oldValue: unknown, newValue: unknown, s: JsonSchema, path = ''): Issue[] {
+  const issues: Issue[] = [];
+  const visit = (o: unknown, n: unknown, sch: JsonSchema, p: string) => {
+    if (o === undefined || n === undefined || o === null || n === null) return;
+    for (const rule of sch['x-kubernetes-validations'] ?? []) {
+      const impl = CEL_RULES[rule.rule];
+      if (impl?.transition && !impl.check(n, o)) issues.push({ path: p, code: impl.code, message: rule.message ?? `failed rule: ${rule.rule}` });
+    }
+    if (isPlainObject(o) && isPlainObject(n)) {
+      for (const [k, prop] of Object.entries(sch.properties ?? {})) visit(o[k], n[k], prop, childPath(p, k));
+    }
+  };
+  visit(oldValue, newValue, s, path);
+  return issues;
+}

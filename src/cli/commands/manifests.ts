@@ -1,0 +1,49 @@
+// manifests: prints the Kubernetes manifests Ripple installs. `manifests crds` prints the CustomResourceDefinitions
+// of every kind Ripple serves, generated from src/api's schemas.
+import { KINDS, crdsToYaml, generateCrds } from '../../api/index.js';
+import { ExitCode, UsageError, parseFlags, type Command } from '../command.js';
+
+const usage = `Usage: ripple manifests crds [--output yaml|json] [--kind KIND]...
+
+Prints the CustomResourceDefinitions Ripple serves, generated from its API schemas: the Sveltos v1beta1 kinds
+(EventSource, EventReport, EventTrigger, ClusterProfile, Profile, ClusterSummary, ClusterReport, SveltosCluster,
+ClusterSet, Set, ResourceSummary), the deprecated v1alpha1 versions Sveltos' older documents use (served, not
+stored, conversion None) and the EventBasedAddOn CRD. Ripple reads old shapes and converts them.
+
+Flags:
+  -o, --output FORMAT   yaml (default: multi-document, ready for kubectl apply -f -) or json (a List)
+  -k, --kind KIND       only this kind (repeatable), e.g. --kind EventTrigger
+
+Examples:
+  ripple manifests crds | kubectl apply --server-side -f -
+  ripple manifests crds --kind EventSource --kind EventTrigger
+`;
+
+export const commands: Command[] = [
+  {
+    path: ['manifests', 'crds'],
+    summary: 'Print the CustomResourceDefinitions Ripple serves (YAML or JSON)',
+    usage,
+    async run(args, io) {
+      const { values, positionals } = parseFlags(args, {
+        output: { type: 'string', short: 'o', default: 'yaml' },
+        kind: { type: 'string', short: 'k', multiple: true },
+      });
+      if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      const output = values.output ?? 'yaml';
+      if (output !== 'yaml' && output !== 'json') throw new UsageError(`--output must be yaml or json, not "${output}"`);
+      const wanted = values.kind ?? [];
+      const unknown = wanted.filter((k) => !KINDS.some((d) => d.kind === k));
+      if (unknown.length > 0) {
+        throw new UsageError(`unknown kind "${unknown[0]}"; kinds: ${KINDS.map((d) => d.kind).join(', ')}`);
+      }
+      const crds = generateCrds(wanted.length > 0 ? KINDS.filter((d) => wanted.includes(d.kind)) : KINDS);
+      if (output === 'json') {
+        io.stdout.write(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: crds }, null, 2) + '\n');
+      } else {
+        io.stdout.write(crdsToYaml(crds));
+      }
+      return ExitCode.Ok;
+    },
+  },
+];
