@@ -107,6 +107,7 @@ export function signatureOf(f: GoFunc): FuncSig {
 }
 
 const builtins = builtinFuncs();
+const builtinSet = new Set<GoFunc>(builtins.values());
 
 /** State represents the state of an execution. It's not part of the template so executions don't share it. */
 export class State {
@@ -114,10 +115,11 @@ export class State {
   node: Node | null = null; // current node, for errors
   out = '';
   depth = 0; // the height of the stack of executing templates.
-  // Push-down stack of variable values, as parallel arrays.
+  // Push-down stack of variable values, as parallel arrays; nvars is its height (entries above it are stale).
   varNames: string[] = [];
   varValues: GoValue[] = [];
   varBoxed: boolean[] = [];
+  nvars = 0;
   /** Whether dot is an interface value (a range element of an interface-typed container). */
   dotBoxed = false;
 
@@ -128,26 +130,25 @@ export class State {
 
   /** push pushes a new variable on the stack. */
   push(name: string, value: GoValue, boxed: boolean): void {
-    this.varNames.push(name);
-    this.varValues.push(value);
-    this.varBoxed.push(boxed);
+    const i = this.nvars++;
+    this.varNames[i] = name;
+    this.varValues[i] = value;
+    this.varBoxed[i] = boxed;
   }
 
   /** mark returns the length of the variable stack. */
   mark(): number {
-    return this.varNames.length;
+    return this.nvars;
   }
 
   /** pop pops the variable stack up to the mark. */
   pop(mark: number): void {
-    this.varNames.length = mark;
-    this.varValues.length = mark;
-    this.varBoxed.length = mark;
+    this.nvars = mark;
   }
 
   /** setVar overwrites the last declared variable with the given name. Used by variable assignments. */
   setVar(name: string, value: GoValue, boxed: boolean): void {
-    for (let i = this.varNames.length - 1; i >= 0; i--) {
+    for (let i = this.nvars - 1; i >= 0; i--) {
       if (this.varNames[i] === name) {
         this.varValues[i] = value;
         this.varBoxed[i] = boxed;
@@ -159,14 +160,14 @@ export class State {
 
   /** setTopVar overwrites the top-nth variable on the stack. Used by range iterations. */
   setTopVar(n: number, value: GoValue, boxed: boolean): void {
-    const i = this.varNames.length - n;
+    const i = this.nvars - n;
     this.varValues[i] = value;
     this.varBoxed[i] = boxed;
   }
 
   /** varIndex returns the stack index of the named variable. */
   varIndex(name: string): number {
-    for (let i = this.varNames.length - 1; i >= 0; i--) if (this.varNames[i] === name) return i;
+    for (let i = this.nvars - 1; i >= 0; i--) if (this.varNames[i] === name) return i;
     this.errorf(`undefined variable: ${name}`);
   }
 
@@ -262,36 +263,13 @@ export class State {
     const mark = this.mark();
     const decl = r.pipe.decl;
     const savedDotBoxed = this.dotBoxed;
-    // oneIteration runs the body once; it reports whether the body asked to break.
-    const oneIteration = (index: GoValue, elem: GoValue, elemBoxed: boolean): boolean => {
-      if (decl.length > 0) {
-        if (r.pipe.isAssign) {
-          // With two variables, index comes first. With one, we use the element.
-          if (decl.length > 1) this.setVar(decl[0].ident[0], index, false);
-          else this.setVar(decl[0].ident[0], elem, elemBoxed);
-        } else {
-          // Set top var (lexically the second if there are two) to the element.
-          this.setTopVar(1, elem, elemBoxed);
-        }
-      }
-      if (decl.length > 1) {
-        if (r.pipe.isAssign) this.setVar(decl[1].ident[0], elem, elemBoxed);
-        // Set next var (lexically the first if there are two) to the index.
-        else this.setTopVar(2, index, false);
-      }
-      this.dotBoxed = elemBoxed;
-      const c = this.walk(elem, r.list);
-      this.dotBoxed = savedDotBoxed;
-      this.pop(mark);
-      return c === Control.Break;
-    };
     const kind = kindOf(val);
     ranged: switch (kind) {
       case 'slice': {
         if (val instanceof Uint8Array) {
           if (val.length === 0) break;
           for (let i = 0; i < val.length; i++) {
-            if (oneIteration(new GoInt('int', BigInt(i)), new GoInt('uint8', BigInt(val[i])), false)) break;
+            if (this.oneIteration(r, mark, savedDotBoxed, intIndex(i), new GoInt('uint8', BigInt(val[i])), false)) break;
           }
           this.pop(outerMark);
           return Control.Next;
@@ -300,7 +278,7 @@ export class State {
         if (arr.length === 0) break;
         const boxed = containerElemIsInterface(arr);
         for (let i = 0; i < arr.length; i++) {
-          if (oneIteration(intIndex(i), arr[i], boxed)) break;
+          if (this.oneIteration(r, mark, savedDotBoxed, intIndex(i), arr[i], boxed)) break;
         }
         this.pop(outerMark);
         return Control.Next;
@@ -312,7 +290,7 @@ export class State {
         const boxed = containerElemIsInterface(m);
         for (const k of keys) {
           const v = m[k];
-          if (oneIteration(k, v === undefined ? null : v, boxed)) break;
+          if (this.oneIteration(r, mark, savedDotBoxed, k, v === undefined ? null : v, boxed)) break;
         }
         this.pop(outerMark);
         return Control.Next;
@@ -326,7 +304,7 @@ export class State {
           const n = kind === 'int64' ? (val as bigint) : (val as GoInt).value;
           if (n <= 0n) break ranged;
           for (let i = 0n; i < n; i++) {
-            if (oneIteration(undefined, wrapInt(kind, i), false)) break;
+            if (this.oneIteration(r, mark, savedDotBoxed, undefined, wrapInt(kind, i), false)) break;
           }
           this.pop(outerMark);
           return Control.Next;
@@ -343,6 +321,31 @@ export class State {
     return c;
   }
 
+  /** oneIteration runs a range body once; it reports whether the body asked to break. */
+  oneIteration(r: RangeNode, mark: number, savedDotBoxed: boolean, index: GoValue, elem: GoValue, elemBoxed: boolean): boolean {
+    const decl = r.pipe.decl;
+    if (decl.length > 0) {
+      if (r.pipe.isAssign) {
+        // With two variables, index comes first. With one, we use the element.
+        if (decl.length > 1) this.setVar(decl[0].ident[0], index, false);
+        else this.setVar(decl[0].ident[0], elem, elemBoxed);
+      } else {
+        // Set top var (lexically the second if there are two) to the element.
+        this.setTopVar(1, elem, elemBoxed);
+      }
+    }
+    if (decl.length > 1) {
+      if (r.pipe.isAssign) this.setVar(decl[1].ident[0], elem, elemBoxed);
+      // Set next var (lexically the first if there are two) to the index.
+      else this.setTopVar(2, index, false);
+    }
+    this.dotBoxed = elemBoxed;
+    const c = this.walk(elem, r.list);
+    this.dotBoxed = savedDotBoxed;
+    this.pop(mark);
+    return c === Control.Break;
+  }
+
   walkTemplate(dot: GoValue, t: TemplateNode): void {
     this.at(t);
     const tmpl = this.tmpl.lookupForExec(t.name);
@@ -350,13 +353,14 @@ export class State {
     if (this.depth === maxExecDepth) this.errorf(`exceeded maximum template depth (${maxExecDepth})`);
     // Variables declared by the pipeline persist.
     dot = this.evalPipeline(dot, t.pipe);
-    const saved = { tmpl: this.tmpl, names: this.varNames, values: this.varValues, boxed: this.varBoxed, dotBoxed: this.dotBoxed };
+    const saved = { tmpl: this.tmpl, names: this.varNames, values: this.varValues, boxed: this.varBoxed, nvars: this.nvars, dotBoxed: this.dotBoxed };
     this.depth++;
     this.tmpl = tmpl;
     // No dynamic scoping: template invocations inherit no variables.
     this.varNames = ['$'];
     this.varValues = [dot];
     this.varBoxed = [false];
+    this.nvars = 1;
     this.dotBoxed = false;
     this.walk(dot, tmpl.tree.root);
     this.depth--;
@@ -364,6 +368,7 @@ export class State {
     this.varNames = saved.names;
     this.varValues = saved.values;
     this.varBoxed = saved.boxed;
+    this.nvars = saved.nvars;
     this.dotBoxed = saved.dotBoxed;
   }
 
@@ -471,7 +476,7 @@ export class State {
     let boxed = false;
     if (chain.node.type === NodeType.Identifier) {
       const f = this.findFunction(chain.node.ident);
-      boxed = f !== undefined && signatureOf(f[0]).resultIsInterface;
+      boxed = f !== undefined && signatureOf(f).resultIsInterface;
     }
     return this.evalFieldChain(dot, pipe, boxed, chain, chain.field, 0, args, final);
   }
@@ -495,7 +500,7 @@ export class State {
   evalFieldChain(
     dot: GoValue,
     receiver: GoValue,
-    boxed: boolean,
+    boxed: Boxed,
     node: Node,
     ident: readonly string[],
     start: number,
@@ -505,7 +510,7 @@ export class State {
     const n = ident.length;
     for (let i = start; i < n - 1; i++) {
       const next = this.evalField(dot, ident[i], node, null, MISSING, receiver, boxed);
-      boxed = elemIsBoxed(receiver);
+      boxed = receiver as object; // the next receiver came out of this container (boxedness decided lazily)
       receiver = next;
     }
     // Now if it's a method, it gets the arguments.
@@ -515,17 +520,16 @@ export class State {
   evalFunction(dot: GoValue, node: IdentifierNode, cmd: Node, args: readonly Node[] | null, final: Final): GoValue {
     this.at(node);
     const name = node.ident;
-    const found = this.findFunction(name);
-    if (found === undefined) this.errorf(`${quote(name)} is not a defined function`);
-    return this.evalCall(dot, found[0], found[1], cmd, name, args, final);
+    const f = this.findFunction(name);
+    if (f === undefined) this.errorf(`${quote(name)} is not a defined function`);
+    return this.evalCall(dot, f, builtinSet.has(f), cmd, name, args, final);
   }
 
-  findFunction(name: string): [GoFunc, boolean] | undefined {
+  /** findFunction looks for a function in the template, and global map. */
+  findFunction(name: string): GoFunc | undefined {
     const f = this.tmpl.findFunc(name);
-    if (f !== undefined) return [f, false];
-    const b = builtins.get(name);
-    if (b !== undefined) return [b, true];
-    return undefined;
+    if (f !== undefined) return f;
+    return builtins.get(name);
   }
 
   /**
@@ -539,7 +543,7 @@ export class State {
     args: readonly Node[] | null,
     final: Final,
     receiver: GoValue,
-    boxed: boolean,
+    boxedIn: Boxed,
   ): GoValue {
     void dot;
     if (receiver === undefined) {
@@ -556,33 +560,42 @@ export class State {
     const hasArgs = (args !== null && args.length > 1) || final !== MISSING;
     // It's not a method (our values have none); must be a field of a struct or an element of a map.
     if (typeof receiver === 'object') {
-      if (receiver instanceof GoStruct) {
-        if (Object.prototype.hasOwnProperty.call(receiver.fields, fieldName)) {
-          if (!isExported(fieldName)) {
-            this.errorf(`${fieldName} is an unexported field of struct type ${boxed ? 'interface {}' : receiver.typeName}`);
-          }
-          // If it's a function, we must call it.
-          if (hasArgs) this.errorf(`${fieldName} has arguments but cannot be invoked as function`);
-          const f = receiver.fields[fieldName];
-          return f === undefined ? null : f;
+      const proto = Object.getPrototypeOf(receiver);
+      if (proto === Object.prototype || proto === null) {
+        const m = receiver as Record<string, GoValue>;
+        const result = m[fieldName];
+        // Fast path: a present key that cannot be mistaken for a GoFunc's own property or the prototype.
+        if (result !== undefined && typeof result !== 'function' && !slowKeys.has(fieldName)) {
+          if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
+          return result;
         }
-      } else if (isPlainMap(receiver)) {
-        // If it's a map, attempt to use the field name as a key.
-        if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
-        const result = mapGet(receiver as Record<string, GoValue>, fieldName);
-        if (result !== undefined) return result;
-        switch (this.tmpl.missingKey) {
-          case MissingKeyAction.Invalid:
-            // Just use the invalid value.
-            return undefined;
-          case MissingKeyAction.ZeroValue:
-            return zeroValue(parseGoType(elemTypeOf(goTypeOf(receiver))));
-          case MissingKeyAction.Error:
-            this.errorf(`map has no entry for key ${quote(fieldName)}`);
+        if (!isGoFunc(receiver)) {
+          // If it's a map, attempt to use the field name as a key.
+          if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
+          const r = mapGet(m, fieldName);
+          if (r !== undefined) return r;
+          switch (this.tmpl.missingKey) {
+            case MissingKeyAction.Invalid:
+              // Just use the invalid value.
+              return undefined;
+            case MissingKeyAction.ZeroValue:
+              return zeroValue(parseGoType(elemTypeOf(goTypeOf(receiver))));
+            case MissingKeyAction.Error:
+              this.errorf(`map has no entry for key ${quote(fieldName)}`);
+          }
         }
       }
+      if (receiver instanceof GoStruct && Object.prototype.hasOwnProperty.call(receiver.fields, fieldName)) {
+        if (!isExported(fieldName)) {
+          this.errorf(`${fieldName} is an unexported field of struct type ${isBoxed(boxedIn) ? 'interface {}' : receiver.typeName}`);
+        }
+        // If it's a function, we must call it.
+        if (hasArgs) this.errorf(`${fieldName} has arguments but cannot be invoked as function`);
+        const f = receiver.fields[fieldName];
+        return f === undefined ? null : f;
+      }
     }
-    this.errorf(`can't evaluate field ${fieldName} in type ${boxed ? 'interface {}' : goTypeOf(receiver)}`);
+    this.errorf(`can't evaluate field ${fieldName} in type ${isBoxed(boxedIn) ? 'interface {}' : goTypeOf(receiver)}`);
   }
 
   /**
@@ -684,7 +697,7 @@ export class State {
         this.errorf(`cannot assign nil to ${typ === null ? '<nil>' : typ.name}`);
       // falls through (errorf never returns)
       case NodeType.Field:
-        return this.validateType(this.evalFieldNode(dot, n, [n], MISSING), typ);
+        return this.validateType(this.evalFieldNode(dot, n, null, MISSING), typ); // Go passes []Node{n}: no arguments
       case NodeType.Variable:
         return this.validateType(this.evalVariableNode(dot, n, null, MISSING), typ);
       case NodeType.Pipe:
@@ -801,15 +814,23 @@ function isExported(name: string): boolean {
 
 /** isPlainMap tells Go maps (plain objects) apart from the other object-shaped values. */
 function isPlainMap(v: object): boolean {
-  if (Array.isArray(v) || v instanceof GoInt || v instanceof GoFloat32 || v instanceof Uint8Array) return false;
   const proto = Object.getPrototypeOf(v);
   return (proto === Object.prototype || proto === null) && !isGoFunc(v);
 }
 
-/** elemIsBoxed reports whether a value read out of container v is an interface value. */
-function elemIsBoxed(v: GoValue): boolean {
-  return typeof v === 'object' && v !== null && !(v instanceof GoStruct) && containerElemIsInterface(v);
+/**
+ * Boxed says whether a receiver is an interface value: a boolean, or the container it was read from (decided only
+ * when an error message needs it, to keep field chains cheap).
+ */
+type Boxed = boolean | object;
+
+function isBoxed(b: Boxed): boolean {
+  if (typeof b === 'boolean') return b;
+  return !(b instanceof GoStruct) && containerElemIsInterface(b);
 }
+
+// Keys that need the slow map path: a GoFunc's own properties (a GoFunc is not a map) and the prototype accessor.
+const slowKeys: ReadonlySet<string> = new Set(['name', 'params', 'variadic', 'result', 'returnsError', 'impl', '__proto__']);
 
 const smallInts: GoInt[] = [];
 /** intIndex returns the Go int i (range indexes), sharing the small ones. */
