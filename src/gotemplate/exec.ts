@@ -8,7 +8,7 @@
 //   - "boxed"    : a non-nil value held in an interface (an element of map[string]interface{} or []interface{}). It
 //                  only changes the type Go names in error messages (`in type interface {}`), so instead of
 //                  wrapping values we track it beside dot and variables, where it can be observed.
-import { GO_TYPE, GoFloat32, GoFuncError, GoInt, GoStruct, isGoFunc, withGoType, type GoFunc, type GoValue } from './value.js';
+import { GO_TYPE, GoFloat32, GoFuncError, GoInt, GoStruct, isGoFunc, isGoStringer, withGoType, type GoFunc, type GoValue } from './value.js';
 import {
   assignableTo,
   canBeNil,
@@ -569,7 +569,7 @@ export class State {
           if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
           return result;
         }
-        if (!isGoFunc(receiver)) {
+        if (!isGoFunc(receiver) && !isGoStringer(receiver)) {
           // If it's a map, attempt to use the field name as a key.
           if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
           const r = mapGet(m, fieldName);
