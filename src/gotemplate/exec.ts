@@ -278,7 +278,8 @@ export class State {
         if (arr.length === 0) break;
         const boxed = containerElemIsInterface(arr);
         for (let i = 0; i < arr.length; i++) {
-          if (this.oneIteration(r, mark, savedDotBoxed, intIndex(i), arr[i], boxed)) break;
+          const v = arr[i];
+          if (this.oneIteration(r, mark, savedDotBoxed, intIndex(i), v === undefined ? null : v, boxed)) break;
         }
         this.pop(outerMark);
         return Control.Next;
@@ -545,7 +546,7 @@ export class State {
     receiver: GoValue,
     boxedIn: Boxed,
   ): GoValue {
-    void dot;
+    void dot; // Go evaluates method arguments in dot; our values have no methods
     if (receiver === undefined) {
       if (this.tmpl.missingKey === MissingKeyAction.Error) {
         // Treat invalid value as missing map key.
@@ -864,6 +865,10 @@ function normalizeResult(v: GoValue, t: GoType): GoValue {
       return v;
     case 'interface':
       return v === undefined ? null : v;
+  }
+  // A Go function always returns a value of its declared type.
+  if (v === undefined) return zeroValue(t);
+  switch (t.kind) {
     case 'string':
     case 'bool':
       return v;

@@ -538,8 +538,9 @@ function builtin(name: string, params: string[], variadic: string | undefined, r
   return { name, params, variadic, result, returnsError, impl };
 }
 
-const panicAnd = (): GoValue => {
-  throw new Error('unreachable'); // implemented as a special case in evalCall
+// and, or and call are implemented as special cases in evalCall; their table entries only carry the signature.
+const specialCased = (): GoValue => {
+  throw new Error('unreachable');
 };
 
 /** builtinFuncs returns the builtin function map, each with the Go signature the executor checks against. */
@@ -547,15 +548,15 @@ export function builtinFuncs(): ReadonlyMap<string, GoFunc> {
   const V = 'reflect.Value';
   const A = 'interface {}';
   return new Map<string, GoFunc>([
-    ['and', builtin('and', [V], V, V, false, panicAnd)],
-    ['call', builtin('call', [V], V, V, true, panicAnd)],
+    ['and', builtin('and', [V], V, V, false, specialCased)],
+    ['call', builtin('call', [V], V, V, true, specialCased)],
     ['html', builtin('html', [], A, 'string', false, (...a) => htmlEscapeString(evalArgs(a)))],
     ['index', builtin('index', [V], V, V, true, index)],
     ['slice', builtin('slice', [V], V, V, true, slice)],
     ['js', builtin('js', [], A, 'string', false, (...a) => jsEscapeString(evalArgs(a)))],
     ['len', builtin('len', [V], undefined, 'int', true, length)],
     ['not', builtin('not', [V], undefined, 'bool', false, (a) => !truth(a))],
-    ['or', builtin('or', [V], V, V, false, panicAnd)],
+    ['or', builtin('or', [V], V, V, false, specialCased)],
     ['print', builtin('print', [], A, 'string', false, (...a) => sprintArgs(a))],
     ['printf', builtin('printf', ['string'], A, 'string', false, (f, ...a) => sprintfArgs(f as string, a))],
     ['println', builtin('println', [], A, 'string', false, (...a) => sprintlnArgs(a))],
@@ -572,6 +573,6 @@ export function builtinFuncs(): ReadonlyMap<string, GoFunc> {
 /** BUILTIN_NAMES lists the builtin function names (for the parser's function check). */
 export const BUILTIN_NAMES: ReadonlySet<string> = new Set(builtinFuncs().keys());
 
-/** compareValues exposes Go's eq and lt semantics to other components: it throws GoFuncError as Go returns errors. */
+/** compare exposes the comparison builtins (Go's eq, ne, lt, le, gt, ge) to other components; they throw GoFuncError where Go returns an error. */
 export const compare = { eq, ne, lt, le, gt, ge };
 

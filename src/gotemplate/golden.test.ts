@@ -78,10 +78,7 @@ const sprigFixtures: FuncMap = {
     { variadic: 'interface {}' },
   ),
   typeOf: fn('typeOf', ['interface {}'], 'string', (v) => sprintf('%T', v)),
-  kindOf: fn('kindOf', ['interface {}'], 'string', (v) => {
-    const k = kindOf(v);
-    return k === 'int64' || k === 'float64' || k === 'string' || k === 'bool' || k === 'map' || k === 'slice' || k === 'struct' || k === 'invalid' ? k : k;
-  }),
+  kindOf: fn('kindOf', ['interface {}'], 'string', (v) => kindOf(v)),
   until: fn('until', ['int'], '[]int', (n) => {
     const c = Number((n as GoInt).value);
     const out: GoValue[] = [];

@@ -1,7 +1,7 @@
 // json.ts: JSON ⇄ Go values. decodeJSON decodes JSON text the way the Go programs Sveltos runs do: as
 // encoding/json into interface{} (every number a float64) or as apimachinery's decoder (integral numbers int64,
 // exact even beyond 2^53). toPlainJSON turns Go values back into plain JavaScript data.
-import { GO_TYPE, GoFloat32, GoInt, GoStruct, isGoFunc, isGoStringer, type GoMap, type GoValue } from './value.js';
+import { GoFloat32, GoInt, GoStruct, isGoFunc, isGoStringer, type GoMap, type GoValue } from './value.js';
 import { GoComplex } from './reflect.js';
 import { TemplateError } from './errors.js';
 import { parseDecimalInt64 } from './strconv.js';
@@ -246,4 +246,3 @@ function base64(b: Uint8Array): string {
   return out;
 }
 
-void GO_TYPE;

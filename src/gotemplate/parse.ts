@@ -32,6 +32,7 @@ import {
   type TreeRef,
 } from './node.js';
 import { parseFloatGo, parseIntBase0, parseUintBase0, unquote, unquoteChar, UnquoteError, quote } from './strconv.js';
+import { utf8Len } from './utf8.js';
 
 /** ParseError is a parse failure with Go's exact message (`template: NAME:LINE: …`). */
 export class ParseError extends Error {
@@ -67,10 +68,6 @@ export class Tree implements TreeRef {
   constructor(name: string, funcs: readonly FuncNames[] = []) {
     this.name = name;
     this.funcs = funcs;
-  }
-
-  get parseNameForErrors(): string {
-    return this.parseName;
   }
 
   /** next returns the next token. */
@@ -474,7 +471,6 @@ export class Tree implements TreeRef {
           }
           break;
       }
-      void list;
       return [pipe.pos, pipe.line, pipe, list, elseList];
     } finally {
       this.vars.length = Math.min(this.vars.length, mark);
@@ -859,25 +855,10 @@ export function parse(name: string, text: string, leftDelim: string, rightDelim:
 export function errorContext(n: { tr: TreeRef; pos: number; toString(): string }): [location: string, context: string] {
   const pos = n.pos;
   const text = n.tr.text.slice(0, pos);
-  let byteNum: number;
+  // Go counts the column in bytes from the start of the line.
   const nl = text.lastIndexOf('\n');
-  if (nl === -1) byteNum = utf8Bytes(text);
-  else byteNum = utf8Bytes(text.slice(nl + 1));
+  const byteNum = utf8Len(nl === -1 ? text : text.slice(nl + 1));
   let lineNum = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineNum++;
   return [`${n.tr.parseName}:${lineNum}:${byteNum}`, n.toString()];
-}
-
-function utf8Bytes(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n++;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }

@@ -28,14 +28,6 @@ export type Kind =
   | 'interface'
   | 'ptr';
 
-/** INVALID stands for Go's invalid reflect.Value (a missing map entry, the result of a nil interface). */
-export const INVALID = undefined;
-
-/** isInvalid reports whether v is the invalid reflect.Value. */
-export function isInvalid(v: GoValue): v is undefined {
-  return v === undefined;
-}
-
 /** kindOf returns the reflect.Kind of v (null, a nil interface, reports 'invalid' like reflect.ValueOf(nil)). */
 export function kindOf(v: GoValue): Kind {
   switch (typeof v) {
@@ -72,11 +64,6 @@ export function isIntKind(k: Kind): boolean {
 /** isUintKind reports whether k is an unsigned integer kind. */
 export function isUintKind(k: Kind): boolean {
   return k === 'uint' || k === 'uint8' || k === 'uint16' || k === 'uint32' || k === 'uint64' || k === 'uintptr';
-}
-
-/** intValue returns the integer inside an int64 (bigint) or GoInt. */
-export function intValue(v: GoValue): bigint {
-  return typeof v === 'bigint' ? v : (v as GoInt).value;
 }
 
 /** funcTypeName is the Go type of a registered function, e.g. `func(string, ...interface {}) (string, error)`. */
@@ -155,7 +142,7 @@ export interface GoType {
 const typeCache = new Map<string, GoType>();
 
 /** canonicalType rewrites `any` spellings to Go's printed form `interface {}`. */
-export function canonicalType(name: string): string {
+function canonicalType(name: string): string {
   return name.replace(/\bany\b/g, 'interface {}').replace(/interface\{\}/g, 'interface {}');
 }
 
@@ -324,15 +311,10 @@ export function sortedKeys(m: object): string[] {
   return keys;
 }
 
-/** mapGet reads a key of a Go map object, distinguishing a missing key (INVALID) from a nil value (null). */
+/** mapGet reads a key of a Go map object: undefined (Go's invalid value) for a missing key, null for a nil value. */
 export function mapGet(m: Record<string, GoValue>, key: string): GoValue {
   const v = m[key];
   if (v !== undefined && typeof v !== 'function' && key !== '__proto__') return v;
-  if (!Object.prototype.hasOwnProperty.call(m, key)) return INVALID;
+  if (!Object.prototype.hasOwnProperty.call(m, key)) return undefined;
   return v === undefined ? null : v;
-}
-
-/** mapLen is len(m) for a Go map object. */
-export function mapLen(m: object): number {
-  return Object.keys(m).length;
 }
