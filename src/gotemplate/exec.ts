@@ -45,7 +45,7 @@ import {
 } from './node.js';
 import { MissingKeyAction } from './option.js';
 import { builtinFuncs, callFunction, isTrue, truth } from './funcs.js';
-import { htmlEscapeValue } from './html.js';
+import { endsWithHTMLEscaper, htmlEscapeValue } from './html.js';
 import type { Tree } from './parse.js';
 
 /**
@@ -788,7 +788,9 @@ export class State {
   printValue(n: Node, v: GoValue): void {
     this.at(n);
     if (this.tmpl.htmlEscape) {
-      this.out += htmlEscapeValue(v);
+      // html/template's escaper for text context, unless the pipeline already ends in the equivalent `html`.
+      if (n.type === NodeType.Action && endsWithHTMLEscaper(n)) this.out += typeof v === 'string' ? v : formatValue(v);
+      else this.out += htmlEscapeValue(v);
       return;
     }
     switch (typeof v) {

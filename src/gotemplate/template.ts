@@ -6,6 +6,7 @@ import { ExecError, State, type ExecTemplate } from './exec.js';
 import { BUILTIN_NAMES } from './funcs.js';
 import { MissingKeyAction, parseMissingKey, parseOption, type MissingKey } from './option.js';
 import { isEmptyTree } from './node.js';
+import { checkHTMLEscaping } from './html.js';
 import { parse, ParseError, type Tree } from './parse.js';
 import { isDigit, isLetter } from './utf8.js';
 import { quote } from './strconv.js';
@@ -237,6 +238,13 @@ export class Template implements ExecTemplate {
     // Go: reflect.ValueOf(nil) is the invalid value.
     const dot = data === null ? undefined : data;
     const state: State = new State(this, dot);
+    if (this.common.escape === 'html' && this.tree !== null && this.tree.root !== null) {
+      const err = checkHTMLEscaping(this.tree, (name) => {
+        const t = this.common.tmpl.get(name);
+        return t === undefined ? undefined : t.tree;
+      });
+      if (err !== null) throw new TemplateError('exec', err);
+    }
     try {
       const root = this.tree?.root;
       if (root === undefined || root === null) state.errorf(`${quote(this._name)} is an incomplete or empty template`);
