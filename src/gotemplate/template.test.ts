@@ -99,9 +99,10 @@ test('parseCached shares frozen templates per (name, text, options, funcs) and s
   assert.throws(() => a.parse('more'), (e: unknown) => e instanceof TemplateError && e.code === 'frozen');
   assert.throws(() => parseCached('c', '{{ bad'), { name: 'TemplateError' });
   const funcs: FuncMap = {};
-  const first = parseCached('lru-0', 'x', { funcs });
-  for (let i = 1; i <= CACHE_LIMIT; i++) parseCached(`lru-${i}`, 'x', { funcs });
-  assert.notEqual(parseCached('lru-0', 'x', { funcs }), first, 'the least recently used entry was evicted');
+  const first = parseCached('lru', 'text 0', { funcs });
+  for (let i = 1; i <= CACHE_LIMIT; i++) parseCached('lru', `text ${i}`, { funcs });
+  assert.notEqual(parseCached('lru', 'text 0', { funcs }), first, 'the least recently used text was evicted');
+  assert.equal(parseCached('lru', `text ${CACHE_LIMIT}`, { funcs }), parseCached('lru', `text ${CACHE_LIMIT}`, { funcs }));
   assert.equal(a.clone().parse('{{ define "z" }}{{ end }}').execute({ x: 1 }), '1', 'clones of cached templates are mutable');
 });
 

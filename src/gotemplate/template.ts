@@ -285,16 +285,18 @@ function goodName(name: string): boolean {
 // ---------------------------------------------------------------------------------------------------------------
 // parseCached: a bounded LRU of parsed, frozen templates.
 
-/** CACHE_LIMIT bounds the number of parsed templates kept per function map. */
+/** CACHE_LIMIT bounds the number of distinct template texts kept per function map. */
 export const CACHE_LIMIT = 1024;
 
 const noFuncs: FuncMap = Object.freeze({});
-const caches = new WeakMap<FuncMap, Map<string, Template>>();
+// Per function map: template text → (name and options → template). Keying the outer map by the caller's text string
+// lets V8 reuse the string's cached hash, so a hit costs no more than a lookup for large templates too.
+const caches = new WeakMap<FuncMap, Map<string, Map<string, Template>>>();
 
 /**
  * parseCached returns a parsed, frozen Template for (name, text, options), parsing it only on first use. Entries
- * are kept per function map object (pass the same FuncMap object to share entries), least recently used first out.
- * Throws TemplateError('parse') like Template.parse (errors are not cached).
+ * are kept per function map object (pass the same FuncMap object to share entries); texts are evicted least
+ * recently used first. Throws TemplateError('parse') like Template.parse (errors are not cached).
  */
 export function parseCached(name: string, text: string, options: TemplateOptions = {}): Template {
   const funcs = options.funcs ?? noFuncs;
@@ -303,16 +305,21 @@ export function parseCached(name: string, text: string, options: TemplateOptions
     cache = new Map();
     caches.set(funcs, cache);
   }
-  const d = options.delims;
-  const key = `${options.missingKey ?? 'default'}\u0000${options.escape ?? 'text'}\u0000${d ? d[0] + '\u0000' + d[1] : ''}\u0000${name}\u0000${text}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
+  let byMeta = cache.get(text);
+  if (byMeta !== undefined) {
+    // Refresh the text's recency.
+    cache.delete(text);
+    cache.set(text, byMeta);
+  } else {
+    byMeta = new Map();
+    cache.set(text, byMeta);
+    if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   }
+  const d = options.delims;
+  const meta = `${options.missingKey ?? 'default'}\u0000${options.escape ?? 'text'}\u0000${d ? d[0] + '\u0000' + d[1] : ''}\u0000${name}`;
+  const hit = byMeta.get(meta);
+  if (hit !== undefined) return hit;
   const t = new Template(name, options).parse(text).freeze();
-  cache.set(key, t);
-  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  byMeta.set(meta, t);
   return t;
 }
