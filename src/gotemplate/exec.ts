@@ -178,10 +178,15 @@ export class State {
 
   /** errorf records an ExecError and terminates processing. */
   errorf(message: string): never {
+    throw new ExecError(this.formatError(message));
+  }
+
+  /** formatError formats an execution error Go's way: where, in which template, at which node. */
+  formatError(message: string): string {
     const name = this.tmpl.name();
-    if (this.node === null) throw new ExecError(`template: ${name}: ${message}`);
+    if (this.node === null) return `template: ${name}: ${message}`;
     const [location, context] = errorContext(this.node);
-    throw new ExecError(`template: ${location}: executing ${quote(name)} at <${context}>: ${message}`);
+    return `template: ${location}: executing ${quote(name)} at <${context}>: ${message}`;
   }
 
   // ---- walk functions step through the major pieces of the template structure, generating output as they go.

@@ -187,4 +187,7 @@ test('functions as values: call, and printing them is an error', () => {
 test('recursive templates stop at the maximum depth', () => {
   const msg = execError('{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}', null);
   assert.match(msg, /exceeded maximum template depth \(1000\)$/);
+  // Heavier nesting per level can exhaust the JavaScript stack first: still an execution error, never a crash.
+  const deep = execError('{{ define "r" }}{{ range .l }}{{ if . }}{{ with . }}{{ template "r" $ }}{{ end }}{{ end }}{{ end }}{{ end }}{{ template "r" . }}', { l: [1] });
+  assert.match(deep, /^template: t:1:\d+: executing "r" at <.*>: exceeded maximum template depth \(\d+\)/);
 });

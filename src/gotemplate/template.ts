@@ -252,7 +252,9 @@ export class Template implements ExecTemplate {
     } catch (e) {
       if (e instanceof ExecError) throw new TemplateError('exec', e.message, { cause: e });
       if (e instanceof RangeError && /call stack/i.test(e.message)) {
-        throw new TemplateError('exec', `template: ${this._name}: execution too deeply nested (JavaScript call stack exhausted)`, { cause: e });
+        // Nesting deep enough to exhaust the JavaScript stack before maxExecDepth: report it where it happened.
+        const msg = state.formatError(`exceeded maximum template depth (${state.depth}): the JavaScript call stack is exhausted`);
+        throw new TemplateError('exec', msg, { cause: e });
       }
       throw e;
     }
