@@ -38,20 +38,26 @@ function listPair(
 
 /** deepCopy is copystructure.Copy over the value model: slices and maps are copied, scalars shared. */
 export function deepCopy(v: GoValue): GoValue {
+  // copystructure.Copy(nil) asks reflect for the type of a zero Value and panics.
+  if (v === null || v === undefined) throw goError('reflect: call of reflect.Value.Type on zero Value');
+  return copyValue(v);
+}
+
+function copyValue(v: GoValue): GoValue {
   if (Array.isArray(v)) {
-    const c = v.map(deepCopy);
+    const c = v.map(copyValue);
     const tag = goTypeTag(v);
     return tag ? withGoType(c, tag) : c;
   }
   if (v instanceof Uint8Array) return v.slice();
   if (v instanceof GoStruct) {
     const fields: Record<string, GoValue> = {};
-    for (const [k, f] of Object.entries(v.fields)) fields[k] = deepCopy(f);
+    for (const [k, f] of Object.entries(v.fields)) fields[k] = copyValue(f);
     return new GoStruct(v.typeName, fields);
   }
   if (isGoMap(v)) {
     const c = newGoMap();
-    for (const k of Object.keys(v)) c[k] = deepCopy(v[k]);
+    for (const k of Object.keys(v)) c[k] = copyValue(v[k]);
     const tag = goTypeTag(v);
     return tag ? withGoType(c, tag) : c;
   }
@@ -123,7 +129,7 @@ function sliceList(list: GoValue, indices: GoValue[]): GoValue {
   if (l === 0) return null;
   const start = indices.length > 0 ? Number(toInt(indices[0]).value) : 0;
   const end = indices.length < 2 ? l : Number(toInt(indices[1]).value);
-  if (start < 0 || end < start || end > l) throw goError('reflect: slice index out of range');
+  if (start < 0 || end < start || end > l) throw goError('reflect.Value.Slice: slice index out of bounds');
   if (list instanceof Uint8Array) return list.slice(start, end);
   const out = list.slice(start, end);
   const tag = goTypeTag(list);
@@ -148,6 +154,11 @@ export function collectionFuncs(): GoFunc[] {
     ...listPair('compact', 'mustCompact', '(interface {})', '[]interface {}', (l: GoValue) =>
       asList(l, (k) => `Cannot compact on type ${k}`).filter((x) => !empty(x)),
     ),
+
+    // Flow control. Go: functions.go "fail"
+    defineFunc('fail', '(string) (string, error)', (msg: string) => {
+      throw goError(msg);
+    }),
 
     // Reflection. Go: reflect.go
     defineFunc('typeOf', '(interface {}) string', typeOf),

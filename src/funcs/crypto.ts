@@ -344,7 +344,7 @@ export function cryptoFuncs(o: ResolvedOptions): GoFunc[] {
       const r = base64Decode(crypt64);
       if (r.error) throw goError(r.error);
       const crypt = Buffer.from(r.bytes);
-      if (crypt.length < 16) throw goError(`runtime error: slice bounds out of range [:16] with length ${crypt.length}`);
+      if (crypt.length < 16) throw goError(`runtime error: slice bounds out of range [:16] with capacity ${crypt.length}`);
       const body = crypt.subarray(16);
       if (body.length % 16 !== 0) throw goError('crypto/cipher: input not full blocks');
       const d = createDecipheriv('aes-256-cbc', key, crypt.subarray(0, 16));

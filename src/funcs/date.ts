@@ -26,6 +26,43 @@ export function fixedZone(name: string, offset: number): Location {
   return { name, lookup: () => ({ abbr: name, offset }) };
 }
 
+
+/** ZONE_ABBRS gives tzdata's [standard, daylight] abbreviations for common zones Intl cannot name. */
+const ZONE_ABBRS: Record<string, readonly [string, string]> = (() => {
+  const t: Record<string, readonly [string, string]> = {};
+  const add = (std: string, dst: string, zones: string) => {
+    for (const z of zones.split(' ')) t[z] = [std, dst];
+  };
+  add('CET', 'CEST', 'Europe/Berlin Europe/Paris Europe/Madrid Europe/Rome Europe/Amsterdam Europe/Brussels Europe/Vienna Europe/Zurich Europe/Stockholm Europe/Oslo Europe/Copenhagen Europe/Warsaw Europe/Prague Europe/Budapest Europe/Belgrade Europe/Zagreb Europe/Ljubljana Europe/Bratislava Europe/Luxembourg Europe/Monaco Europe/Malta Europe/Andorra Europe/Tirane Europe/Sarajevo Europe/Skopje Europe/Podgorica Europe/Gibraltar Europe/Vaduz Europe/San_Marino Europe/Vatican Europe/Busingen Arctic/Longyearbyen Africa/Algiers Africa/Tunis Africa/Ceuta');
+  add('EET', 'EEST', 'Europe/Athens Europe/Helsinki Europe/Kiev Europe/Kyiv Europe/Bucharest Europe/Sofia Europe/Riga Europe/Tallinn Europe/Vilnius Europe/Chisinau Europe/Mariehamn Europe/Nicosia Asia/Nicosia Asia/Famagusta Asia/Beirut Africa/Cairo Africa/Tripoli Europe/Kaliningrad');
+  add('WET', 'WEST', 'Europe/Lisbon Atlantic/Canary Atlantic/Madeira Atlantic/Faroe Atlantic/Faeroe');
+  add('GMT', 'BST', 'Europe/London Europe/Jersey Europe/Guernsey Europe/Isle_of_Man GB');
+  add('GMT', 'IST', 'Europe/Dublin Eire');
+  add('MSK', 'MSD', 'Europe/Moscow Europe/Simferopol Europe/Kirov Europe/Volgograd');
+  add('IST', 'IST', 'Asia/Kolkata Asia/Calcutta');
+  add('PKT', 'PKST', 'Asia/Karachi');
+  add('JST', 'JDT', 'Asia/Tokyo Japan');
+  add('KST', 'KDT', 'Asia/Seoul ROK');
+  add('CST', 'CDT', 'Asia/Shanghai Asia/Chongqing Asia/Harbin Asia/Taipei Asia/Macau PRC ROC');
+  add('HKT', 'HKST', 'Asia/Hong_Kong Hongkong');
+  add('PST', 'PDT', 'Asia/Manila');
+  add('WIB', 'WIB', 'Asia/Jakarta Asia/Pontianak');
+  add('WITA', 'WITA', 'Asia/Makassar');
+  add('WIT', 'WIT', 'Asia/Jayapura');
+  add('IST', 'IDT', 'Asia/Jerusalem Asia/Tel_Aviv Israel');
+  add('AEST', 'AEDT', 'Australia/Sydney Australia/Melbourne Australia/Hobart Australia/Canberra Australia/ACT Australia/NSW Australia/Victoria Australia/Tasmania Australia/Currie Australia/Brisbane Australia/Lindeman Australia/Queensland');
+  add('ACST', 'ACDT', 'Australia/Adelaide Australia/Broken_Hill Australia/South Australia/Darwin Australia/North');
+  add('AWST', 'AWDT', 'Australia/Perth Australia/West');
+  add('NZST', 'NZDT', 'Pacific/Auckland NZ');
+  add('SAST', 'SAST', 'Africa/Johannesburg Africa/Maseru Africa/Mbabane');
+  add('CAT', 'CAT', 'Africa/Maputo Africa/Harare Africa/Lusaka Africa/Lubumbashi Africa/Blantyre Africa/Bujumbura Africa/Gaborone Africa/Kigali Africa/Windhoek Africa/Juba Africa/Khartoum');
+  add('EAT', 'EAT', 'Africa/Nairobi Africa/Addis_Ababa Africa/Dar_es_Salaam Africa/Kampala Africa/Mogadishu Africa/Djibouti Africa/Asmara Indian/Antananarivo Indian/Comoro Indian/Mayotte');
+  add('WAT', 'WAT', 'Africa/Lagos Africa/Kinshasa Africa/Luanda Africa/Douala Africa/Libreville Africa/Malabo Africa/Niamey Africa/Porto-Novo Africa/Bangui Africa/Brazzaville Africa/Ndjamena');
+  add('GMT', 'GMT', 'Africa/Abidjan Africa/Accra Africa/Dakar Africa/Bamako Africa/Banjul Africa/Conakry Africa/Freetown Africa/Lome Africa/Monrovia Africa/Nouakchott Africa/Ouagadougou Atlantic/Reykjavik Atlantic/St_Helena Iceland Etc/GMT GMT Etc/Greenwich Greenwich');
+  add('UTC', 'UTC', 'Etc/UTC Etc/Universal Etc/Zulu UCT Universal Zulu Etc/UCT');
+  return t;
+})();
+
 const zoneCache = new Map<string, Location>();
 
 /** ianaZone returns a Location for an IANA zone name, computed with Intl, or undefined when the name is unknown. */
@@ -53,20 +90,30 @@ export function ianaZone(name: string): Location | undefined {
   const resolved = fmt.resolvedOptions().timeZone;
   // Go opens zoneinfo files by exact name; Intl is case-insensitive, so insist on Go-like spelling.
   if (resolved !== name && !/^[A-Z][A-Za-z0-9_+-]*(\/[A-Z0-9][A-Za-z0-9_+-]*)*$/.test(name)) return undefined;
-  const loc: Location = {
+  const loc: Location & { lookupOffset(unixSec: number): number } = {
     name,
-    lookup(unixSec) {
-      const ms = unixSec * 1000;
+    lookupOffset(unixSec) {
       const parts: Record<string, string> = {};
-      for (const p of fmt.formatToParts(ms)) parts[p.type] = p.value;
+      for (const p of fmt.formatToParts(unixSec * 1000)) parts[p.type] = p.value;
       let year = Number(parts.year);
       if (parts.era === 'BC') year = 1 - year;
       const wall = civilToUnix(year, Number(parts.month), Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-      const offset = wall - Math.floor(unixSec);
+      return wall - Math.floor(unixSec);
+    },
+    lookup(unixSec) {
+      const ms = unixSec * 1000;
+      const offset = loc.lookupOffset(unixSec);
       let abbr = abbrFmt.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? '';
       if (/^GMT[+-]/.test(abbr) || abbr === 'GMT' || abbr === '') {
-        // Intl has no letter abbreviation here; Go's tzdata then uses a numeric one such as +03 or +0530.
-        if (abbr === 'GMT' && offset === 0) abbr = 'GMT';
+        // Intl (en-US) only knows letter abbreviations for American zones; tzdata's come from a table, and where
+        // tzdata has none it uses a numeric one such as +03 or +0530.
+        const known = ZONE_ABBRS[name];
+        if (known) {
+          const year = new Date(ms).getUTCFullYear();
+          const jan = loc.lookupOffset(civilToUnix(year, 1, 1, 0, 0, 0));
+          const jul = loc.lookupOffset(civilToUnix(year, 7, 1, 0, 0, 0));
+          abbr = offset > Math.min(jan, jul) ? known[1] : known[0];
+        } else if (abbr === 'GMT' && offset === 0) abbr = 'GMT';
         else {
           const a = Math.abs(offset);
           const hh = String(Math.floor(a / 3600)).padStart(2, '0');

@@ -74,7 +74,7 @@ export function base32Encode(bytes: Uint8Array): string {
     const chunk = bytes.subarray(i, i + 5);
     let bits = 0n;
     for (let k = 0; k < 5; k++) bits = (bits << 8n) | BigInt(chunk[k] ?? 0);
-    const chars = [1, 2, 4, 5, 7][chunk.length - 1] ?? 8;
+    const chars = [2, 4, 5, 7, 8][chunk.length - 1];
     for (let k = 0; k < 8; k++) out += k < chars ? B32[Number((bits >> BigInt(35 - 5 * k)) & 31n)] : '=';
   }
   return out;

@@ -211,8 +211,9 @@ class JSONParser {
   typeError: string | undefined;
   constructor(readonly s: string) {}
 
-  private fail(context: string): never {
-    if (this.i >= this.s.length) throw new JSONError(END);
+  /** fail reports Go's scanner error; at the end of input Go feeds a space, which only some states reject. */
+  private fail(context: string, spaceInvalid = false): never {
+    if (this.i >= this.s.length) throw new JSONError(spaceInvalid ? `invalid character ' ' ${context}` : END);
     let ch = this.s[this.i];
     const code = ch.charCodeAt(0);
     if (code >= 0x80) ch = String.fromCharCode(Buffer.from(this.s.slice(this.i, this.i + 2))[0]); // Go reports the first byte
@@ -258,7 +259,7 @@ class JSONParser {
 
   private literal(word: string, v: GoValue): GoValue {
     for (let k = 0; k < word.length; k++, this.i++) {
-      if (this.s[this.i] !== word[k]) this.fail(`in literal ${word} (expecting '${word[k]}')`);
+      if (this.s[this.i] !== word[k]) this.fail(`in literal ${word} (expecting '${word[k]}')`, true);
     }
     return v;
   }
@@ -268,19 +269,19 @@ class JSONParser {
     const s = this.s;
     if (s[this.i] === '-') {
       this.i++;
-      if (!(s[this.i] >= '0' && s[this.i] <= '9')) this.fail('in numeric literal');
+      if (!(s[this.i] >= '0' && s[this.i] <= '9')) this.fail('in numeric literal', true);
     }
     if (s[this.i] === '0') this.i++;
     else while (s[this.i] >= '0' && s[this.i] <= '9') this.i++;
     if (s[this.i] === '.') {
       this.i++;
-      if (!(s[this.i] >= '0' && s[this.i] <= '9')) this.fail('after decimal point in numeric literal');
+      if (!(s[this.i] >= '0' && s[this.i] <= '9')) this.fail('after decimal point in numeric literal', true);
       while (s[this.i] >= '0' && s[this.i] <= '9') this.i++;
     }
     if (s[this.i] === 'e' || s[this.i] === 'E') {
       this.i++;
       if (s[this.i] === '+' || s[this.i] === '-') this.i++;
-      if (!(s[this.i] >= '0' && s[this.i] <= '9')) this.fail('in exponent of numeric literal');
+      if (!(s[this.i] >= '0' && s[this.i] <= '9')) this.fail('in exponent of numeric literal', true);
       while (s[this.i] >= '0' && s[this.i] <= '9') this.i++;
     }
     const lit = s.slice(start, this.i);
@@ -325,7 +326,7 @@ class JSONParser {
             }
           } else if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
           out += String.fromCodePoint(cp);
-        } else this.fail('in string escape code');
+        } else this.fail('in string escape code', true);
         continue;
       }
       out += c;
@@ -337,7 +338,7 @@ class JSONParser {
     let v = 0;
     for (let k = 0; k < 4; k++) {
       const c = this.s[this.i];
-      if (c === undefined || !/[0-9a-fA-F]/.test(c)) this.fail('in \\u hexadecimal character escape');
+      if (c === undefined || !/[0-9a-fA-F]/.test(c)) this.fail('in \\u hexadecimal character escape', true);
       v = v * 16 + parseInt(c, 16);
       this.i++;
     }

@@ -55,7 +55,7 @@ function disabled(fn: string, option: string): Error {
 /** osFuncs returns env, expandenv and getHostByName bound to the injected environment and resolver. */
 export function osFuncs(o: ResolvedOptions): GoFunc[] {
   const getenv = (name: string): string => {
-    if (!o.env) throw disabled(name === '' ? 'env' : 'env', 'env');
+    if (!o.env) throw disabled('env', 'env');
     return Object.hasOwn(o.env, name) ? o.env[name] : '';
   };
   return [

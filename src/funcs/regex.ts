@@ -18,7 +18,10 @@ export function compileRegexp(expr: string): RE2JS {
   try {
     re = RE2JS.compile(expr);
   } catch (e) {
-    if (e instanceof Error && e.message.startsWith('error parsing regexp:')) throw goError(e.message);
+    // Go's syntax.Error always ends in ": `expr`", even for an empty expr, which re2js then leaves out.
+    if (e instanceof Error && e.message.startsWith('error parsing regexp:')) {
+      throw goError(/: `[\s\S]*`$/.test(e.message) ? e.message : e.message + ': ``');
+    }
     throw e;
   }
   if (cache.size > 256) cache.delete(cache.keys().next().value!);

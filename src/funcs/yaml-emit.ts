@@ -306,7 +306,7 @@ class Emitter {
     if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
     while (this.column < indent) this.put(' ');
     this.whitespace = true;
-    this.indention = true;
+    if (this.flavor === 'v2') this.indention = true; // yaml.v3 leaves this to put_break
   }
 
   writeIndicator(indicator: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
@@ -485,11 +485,14 @@ class Emitter {
   writeDoubleQuoted(value: string, allowBreaks: boolean): void {
     this.writeIndicator('"', true, false, false);
     const chars = [...value];
+    // libyaml's is_bom looks at the start of the value, not at position i: after a leading BOM every character
+    // is escaped (a go-yaml quirk, reproduced).
+    const startsWithBom = chars[0] === '\ufeff';
     let spaces = false;
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i];
       const cp = c.codePointAt(0)!;
-      if (!isPrintable(c) || c === '\ufeff' || isBreak(c) || c === '"' || c === '\\') {
+      if (!isPrintable(c) || startsWithBom || isBreak(c) || c === '"' || c === '\\') {
         this.put('\\');
         const simple: Record<number, string> = {
           0x00: '0', 0x07: 'a', 0x08: 'b', 0x09: 't', 0x0a: 'n', 0x0b: 'v', 0x0c: 'f', 0x0d: 'r', 0x1b: 'e',
@@ -529,8 +532,12 @@ class Emitter {
     else if (chars.length === 1) chomp = '+';
     else if (isBreak(chars[chars.length - 2])) chomp = '+';
     if (chomp) this.writeIndicator(chomp, false, false, false);
-    this.putBreak();
-    this.indention = true;
+    // yaml.v2 breaks the line after the header; yaml.v3 leaves that to the first line break of the content, so a
+    // leading empty line disappears in v3 output (reproduced).
+    if (this.flavor === 'v2') {
+      this.putBreak();
+      this.indention = true;
+    }
     this.whitespace = true;
     let breaks = true;
     for (const c of chars) {

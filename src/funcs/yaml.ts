@@ -3,7 +3,7 @@
 //   toYamlV3   — gopkg.in/yaml.v3 Marshal of the Go value itself (event-manager copy/setField/removeField).
 //   parseYamlSigs — sigs.k8s.io/yaml Unmarshal into interface{} (YAML 1.1 → JSON → encoding/json values).
 // Go: sigs.k8s.io/yaml yaml.go (Marshal, JSONToYAML, yamlToJSON), gopkg.in/yaml.v3 encode.go.
-import { parseDocument, isMap, isSeq, isScalar, isAlias, type Node as YNode, type Document } from 'yaml';
+import { parseAllDocuments, isMap, isSeq, isScalar, isAlias, type Node as YNode, type Document } from 'yaml';
 import { GoFloat32, GoInt, GoStruct, isGoFunc, isGoMap, isGoStringer, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { newGoMap } from './collections.js';
 import { formatFloat, typeOf } from './gofmt.js';
@@ -177,15 +177,18 @@ export function toYamlV3(v: GoValue): string {
 
 /** parseYamlSigs decodes the first YAML document the way sigs.k8s.io/yaml.Unmarshal does into interface{}. */
 export function parseYamlSigs(text: string): GoValue {
-  let doc: Document.Parsed;
+  // yaml.v2 decodes only the first document of a stream.
+  let doc: Document.Parsed | undefined;
   try {
-    doc = parseDocument(text, { version: '1.1', uniqueKeys: false, merge: true, prettyErrors: false });
+    const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false, merge: true, prettyErrors: false });
+    doc = Array.isArray(docs) ? docs[0] : undefined;
   } catch (e) {
     throw new YAMLError(`error converting YAML to JSON: yaml: ${(e as Error).message}`);
   }
+  if (doc === undefined) return null;
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
-    const line = err.linePos?.[0]?.line;
+    const line = err.linePos?.[0]?.line ?? text.slice(0, err.pos[0]).split('\n').length;
     const msg = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
     throw new YAMLError(`error converting YAML to JSON: yaml: ${line !== undefined ? `line ${line}: ` : ''}${msg}`);
   }
@@ -199,7 +202,15 @@ function convertNode(n: YNode | null | undefined, doc: Document.Parsed): GoValue
     const m = newGoMap();
     for (const pair of n.items) {
       const key = pair.key as YNode | null;
-      // Merge keys were applied by the parser; other keys become their JSON string forms.
+      if (isMergeKey(key)) {
+        // `<<: *anchor` (or a list of them) copies the referenced mappings' entries here, as yaml.v2 does.
+        const merged = convertNode(pair.value as YNode | null, doc);
+        for (const src of Array.isArray(merged) ? merged : [merged]) {
+          if (src !== null && typeof src === 'object' && !Array.isArray(src)) Object.assign(m, src);
+        }
+        continue;
+      }
+      // Other keys become their JSON string forms.
       m[scalarKey(key, doc)] = convertNode(pair.value as YNode | null, doc);
     }
     return m;
@@ -221,6 +232,10 @@ function convertNode(n: YNode | null | undefined, doc: Document.Parsed): GoValue
     return String(v);
   }
   return null;
+}
+
+function isMergeKey(key: YNode | null): boolean {
+  return key !== null && isScalar(key) && (typeof key.value === 'symbol' || (key.source === '<<' && key.type === 'PLAIN'));
 }
 
 function scalarKey(key: YNode | null, doc: Document.Parsed): string {
