@@ -3,7 +3,7 @@
 // both go through renderCaseLine, so any case can be diffed against real Go.
 import { decodeJSON, isGoMap, Template, TemplateError, type GoValue, type NumberModes } from '../gotemplate/index.js';
 import { funcMapByName, FUNC_MAP_NAMES, type FuncMapName } from './funcmap.js';
-import { unmarshalJSON } from './json.js';
+import { jsonString, unmarshalJSON } from './json.js';
 import type { FuncOptions } from './options.js';
 
 /** CaseResult is one answer line: `{id, output}` or `{id, error, stage}`. */
@@ -197,3 +197,10 @@ export function renderCase(c: OracleCase, opts: CaseRunOptions = {}): CaseResult
 }
 
 
+
+/** formatCaseResult writes an answer line exactly as the oracle's Go encoder does (no HTML escaping, U+2028/9 escaped). */
+export function formatCaseResult(r: CaseResult): string {
+  const id = jsonString(r.id, false);
+  if ('output' in r) return `{"id":${id},"output":${jsonString(r.output, false)}}`;
+  return `{"id":${id},"error":${jsonString(r.error, false)},"stage":"${r.stage}"}`;
+}
