@@ -7,7 +7,11 @@ import { GoFuncError, type GoFunc, type GoValue } from '../gotemplate/index.js';
  * The implementation receives the fixed arguments followed by the variadic ones, already converted.
  */
 export function defineFunc(name: string, signature: string, impl: (...args: any[]) => GoValue): GoFunc {
-  const sig = parseSignature(signature);
+  let sig = signatures.get(signature);
+  if (sig === undefined) {
+    sig = parseSignature(signature);
+    signatures.set(signature, sig);
+  }
   const fn: GoFunc = {
     name,
     params: sig.params,
@@ -18,6 +22,8 @@ export function defineFunc(name: string, signature: string, impl: (...args: any[
   };
   return Object.freeze(fn);
 }
+
+const signatures = new Map<string, Signature>();
 
 interface Signature {
   params: string[];

@@ -1,6 +1,7 @@
 // funcmap.ts: the function maps templates are parsed with — plain Sprig, libsveltos' SveltosFuncMap, and the
-// event-manager and addon-controller maps that add the resource helpers. Each map is built for one set of
-// options; build it once per component (or per render when the addon map's resources change) and reuse it.
+// event-manager and addon-controller maps that add the resource helpers. Maps are cached per FuncOptions object:
+// keep one options object per component and every call returns the same frozen map. The addon map is built per
+// call because it closes over that render's .MgmtResources.
 import type { FuncMap, GoFunc, GoValue } from '../gotemplate/index.js';
 import { collectionFuncs } from './collections.js';
 import { cryptoFuncs } from './crypto.js';
@@ -16,6 +17,14 @@ import { stringFuncs } from './strings.js';
 import { addonResourceFuncs, eventResourceFuncs, sveltosOverrides } from './sveltos.js';
 import { urlFuncs } from './url.js';
 
+// Functions that do not depend on FuncOptions are built once; the option-bound ones per options object.
+let staticSprig: GoFunc[] | undefined;
+let staticOverrides: GoFunc[] | undefined;
+let staticEvent: GoFunc[] | undefined;
+const sprigCache = new WeakMap<FuncOptions, FuncMap>();
+const sveltosCache = new WeakMap<FuncOptions, FuncMap>();
+const eventCache = new WeakMap<FuncOptions, FuncMap>();
+
 function toMap(fns: readonly GoFunc[], base: FuncMap = {}): FuncMap {
   const m: Record<string, GoFunc> = { ...base };
   for (const f of fns) m[f.name] = f;
@@ -24,30 +33,34 @@ function toMap(fns: readonly GoFunc[], base: FuncMap = {}): FuncMap {
 
 /** sprigFuncMap is Sprig v3.3.0's GenericFuncMap (the same map TxtFuncMap and HtmlFuncMap return). */
 export function sprigFuncMap(opts: FuncOptions = {}): FuncMap {
+  const hit = sprigCache.get(opts);
+  if (hit) return hit;
   const o = resolveOptions(opts);
-  return toMap([
-    ...stringFuncs(o),
-    ...numericFuncs(o),
-    ...collectionFuncs(),
-    ...jsonFuncs(),
-    ...encodingFuncs(),
-    ...regexFuncs(),
-    ...urlFuncs(),
-    ...semverFuncs(),
-    ...dateFuncs(o),
-    ...cryptoFuncs(o),
-    ...osFuncs(o),
-  ]);
+  staticSprig ??= [...collectionFuncs(), ...jsonFuncs(), ...encodingFuncs(), ...regexFuncs(), ...urlFuncs(), ...semverFuncs()];
+  // Sprig's map has each name once; the order here only decides which of two same-named entries wins (none do).
+  const m = toMap([...stringFuncs(o), ...numericFuncs(o), ...staticSprig, ...dateFuncs(o), ...cryptoFuncs(o), ...osFuncs(o)]);
+  sprigCache.set(opts, m);
+  return m;
 }
 
 /** sveltosFuncMap is libsveltos' SveltosFuncMap: Sprig plus the eight error-swallowing overrides. */
 export function sveltosFuncMap(opts: FuncOptions = {}): FuncMap {
-  return toMap(sveltosOverrides(), sprigFuncMap(opts));
+  const hit = sveltosCache.get(opts);
+  if (hit) return hit;
+  staticOverrides ??= sveltosOverrides();
+  const m = toMap(staticOverrides, sprigFuncMap(opts));
+  sveltosCache.set(opts, m);
+  return m;
 }
 
 /** eventFuncMap is event-manager's map: SveltosFuncMap plus getResource/copy/getField/… taking resource maps. */
 export function eventFuncMap(opts: FuncOptions = {}): FuncMap {
-  return toMap(eventResourceFuncs(), sveltosFuncMap(opts));
+  const hit = eventCache.get(opts);
+  if (hit) return hit;
+  staticEvent ??= eventResourceFuncs();
+  const m = toMap(staticEvent, sveltosFuncMap(opts));
+  eventCache.set(opts, m);
+  return m;
 }
 
 /**
