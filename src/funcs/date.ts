@@ -1028,7 +1028,8 @@ export function dateFuncs(o: ResolvedOptions): GoFunc[] {
   const now = (): GoTime => {
     if (!o.clock) throw goError('no clock configured: pass FuncOptions.clock to use now, date, ago and certificates');
     const ms = o.clock.now();
-    return GoTime.fromNanos(BigInt(Math.round(ms * 1e6)), local);
+    const whole = Math.floor(ms);
+    return GoTime.fromNanos(BigInt(whole) * 1_000_000n + BigInt(Math.round((ms - whole) * 1e6)), local);
   };
   const asTime = (date: GoValue, ints: readonly string[]): GoTime => {
     if (date instanceof GoTime) return date;
