@@ -4,7 +4,6 @@
 /** NumResult is a parsed number or Go's *strconv.NumError text. */
 export type NumResult<T> = { ok: true; value: T } | { ok: false; error: string; rangeValue?: T };
 
-const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
 
 /** underscoreOK is strconv's check that underscores only separate digits (Go: atoi.go underscoreOK). */
@@ -155,4 +154,3 @@ export function wrapInt64(n: bigint): bigint {
   return BigInt.asIntN(64, n);
 }
 
-export { INT64_MAX, INT64_MIN };
