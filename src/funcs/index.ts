@@ -2,4 +2,5 @@
 export { sprigFuncMap, sveltosFuncMap, eventFuncMap, addonFuncMap, funcMapByName, FUNC_MAP_NAMES, type FuncMapName } from './funcmap.js';
 export type { FuncOptions, Clock, RandomSource, HostResolver } from './options.js';
 export { toYamlSigs, toYamlV3, parseYamlSigs, YAMLError } from './yaml.js';
+export { renderClusterTemplate, type ClusterTemplateData } from './cluster-template.js';
 export { renderCaseLine, renderCase, formatCaseResult, rawTopLevelField, type CaseResult, type CaseRunOptions, type OracleCase } from './oracle-case.js';
