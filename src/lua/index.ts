@@ -20,3 +20,4 @@ export {
 export { SPRIG_LUA_FUNCTIONS, type LuaSprigProvider, type LuaSprigFunction } from './modules/index.js';
 export { goNumberString, goFloatString } from './numfmt.js';
 export type { JsonValue } from './convert.js';
+export { runLuaCase, runLuaCases, formatLuaCaseOutput, type LuaCaseOutput } from './cases.js';

@@ -7,10 +7,10 @@
 
 /**
  * PRELUDE is called with (LAZY sentinel, materialize, goTostring, print, requireModule, requireNone, currentEnv,
- * markDirty, clockNow, helpers) and returns (G without helpers, G with helpers and modules, cleanup, guard).
+ * markDirty, clockNow, helpers, upper, lower) and returns (G without helpers, G with helpers and modules, cleanup, guard).
  */
 export const PRELUDE = String.raw`
-local LAZY, materialize, gotostring, jsprint, requiremod, requirenone, currentenv, markdirty, clocknow, helpers = ...
+local LAZY, materialize, gotostring, jsprint, requiremod, requirenone, currentenv, markdirty, clocknow, helpers, unicodeupper, unicodelower = ...
 local getmt, setmt, rawnext, rawget_, rawset_, rawlen_, rawequal_ = getmetatable, setmetatable, next, rawget, rawset, rawlen, rawequal
 local type, select, tostring, mtype, floor, ceil, huge = type, select, tostring, math.type, math.floor, math.ceil, math.huge
 local load_, pack, unpack_ = load, table.pack, table.unpack
@@ -103,11 +103,14 @@ end
 mathlib.cosh = function(x) return (math.exp(x) + math.exp(-x)) / 2 end
 mathlib.sinh = function(x) return (math.exp(x) - math.exp(-x)) / 2 end
 mathlib.tanh = function(x) local a, b = math.exp(x), math.exp(-x) return (a - b) / (a + b) end
-mathlib.random = nil
-mathlib.randomseed = nil
+-- gopher-lua's math.huge is the largest float64, not infinity (so tostring(math.huge) prints 1.797...e+308).
+mathlib.huge = 1.7976931348623157e308
 
 local stringlib = copy(string)
 stringlib.gfind = string.gmatch
+-- gopher-lua upper/lower are Go's Unicode-aware strings.ToUpper/ToLower; Lua's are byte-wise in the C locale.
+stringlib.upper = unicodeupper
+stringlib.lower = unicodelower
 stringlib.dump = nil
 -- string.format: Lua 5.1 truncates a float for %d/%x/%c and prints numbers for %s like tostring.
 local sformat = string.format

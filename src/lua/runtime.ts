@@ -9,6 +9,7 @@ import { LUA_REGISTRYINDEX, LuaStatus, LuaType } from './constants.js';
 import { Converter, LuaConversionError, type JsonValue } from './convert.js';
 import { sveltosHelpers, type HelperTable } from './helpers.js';
 import { moduleLoaders, type LuaSprigProvider } from './modules/index.js';
+import { mapRune } from './modules/text.js';
 import { goNumberString } from './numfmt.js';
 import { CHUNKNAME, PRELUDE } from './prelude.js';
 import { LuaRaise, LuaVM } from './vm.js';
@@ -168,7 +169,9 @@ class Engine {
         return 1;
       });
       this.pushFunctionTable(sveltosHelpers(this.conv));
-      const st = vm.pcall(10, 4);
+      vm.pushNewFunction((v) => caseMap(v, 'upper'));
+      vm.pushNewFunction((v) => caseMap(v, 'lower'));
+      const st = vm.pcall(12, 4);
       if (st !== LuaStatus.Ok) throw new Error(`lua: prelude failed: ${vm.errorMessage()}`);
       // Stack: G, GH, cleanup, guard.
       this.guardRef = vm.ref();
@@ -484,6 +487,16 @@ export class LuaRuntime {
   }
 }
 
+// caseMap is Go's strings.ToUpper/ToLower on a Lua string (ASCII stays a fast byte loop in JS's own mapping).
+function caseMap(vm: LuaVM, which: 'upper' | 'lower'): number {
+  const s = vm.toStringValue(1);
+  if (s === undefined) throw new LuaRaise(`bad argument #1 to '${which}' (string expected, got ${luaTypeName(vm.type(1))})`);
+  const f = which === 'upper' ? (c: string) => c.toUpperCase() : (c: string) => c.toLowerCase();
+  if (/^[\x00-\x7f]*$/.test(s)) vm.pushString(f(s));
+  else vm.pushString(Array.from(s, (ch) => String.fromCodePoint(mapRune(ch.codePointAt(0)!, f))).join(''));
+  return 1;
+}
+
 function positive(v: number | undefined, d: number): number {
   return v !== undefined && Number.isFinite(v) && v > 0 ? v : d;
 }
@@ -536,6 +549,7 @@ function pickField(obj: Record<string, JsonValue>, field: string): { present: bo
 /** decodeMatchStatus is json.Unmarshal into sveltos-agent's eventMatchStatus {matching bool; message string}. */
 export function decodeMatchStatus(v: JsonValue): { matching: boolean; message: string } | { failure: LuaFailure } {
   const typeName = 'evaluation.eventMatchStatus';
+  const fieldType = 'eventMatchStatus';
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
     return { failure: failure('result', `json: cannot unmarshal ${jsonKind(v)} into Go value of type ${typeName}`) };
   }
@@ -544,14 +558,14 @@ export function decodeMatchStatus(v: JsonValue): { matching: boolean; message: s
   const m = pickField(v, 'matching');
   if (m.present && m.value !== null) {
     if (typeof m.value !== 'boolean') {
-      return { failure: failure('result', `json: cannot unmarshal ${jsonKind(m.value!)} into Go struct field ${typeName}.matching of type bool`) };
+      return { failure: failure('result', `json: cannot unmarshal ${jsonKind(m.value!)} into Go struct field ${fieldType}.matching of type bool`) };
     }
     matching = m.value;
   }
   const s = pickField(v, 'message');
   if (s.present && s.value !== null) {
     if (typeof s.value !== 'string') {
-      return { failure: failure('result', `json: cannot unmarshal ${jsonKind(s.value!)} into Go struct field ${typeName}.message of type string`) };
+      return { failure: failure('result', `json: cannot unmarshal ${jsonKind(s.value!)} into Go struct field ${fieldType}.message of type string`) };
     }
     message = s.value;
   }
@@ -561,6 +575,7 @@ export function decodeMatchStatus(v: JsonValue): { matching: boolean; message: s
 /** decodeAggregated is json.Unmarshal into {resources []object; message string} (aggregatedSelection's result). */
 export function decodeAggregated(v: JsonValue): { resources: Record<string, unknown>[]; message: string } | { failure: LuaFailure } {
   const typeName = 'evaluation.aggregatedStatus';
+  const fieldType = 'aggregatedStatus';
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
     return { failure: failure('result', `json: cannot unmarshal ${jsonKind(v)} into Go value of type ${typeName}`) };
   }
@@ -571,7 +586,7 @@ export function decodeAggregated(v: JsonValue): { resources: Record<string, unkn
       return {
         failure: failure(
           'result',
-          `json: cannot unmarshal ${jsonKind(r.value!)} into Go struct field ${typeName}.resources of type []*unstructured.Unstructured` +
+          `json: cannot unmarshal ${jsonKind(r.value!)} into Go struct field ${fieldType}.resources of type []*unstructured.Unstructured` +
             (jsonKind(r.value!) === 'object' ? ' (an empty Lua table {} is an object: omit the field for no resources)' : ''),
         ),
       };
@@ -587,7 +602,7 @@ export function decodeAggregated(v: JsonValue): { resources: Record<string, unkn
   const s = pickField(v, 'message');
   if (s.present && s.value !== null) {
     if (typeof s.value !== 'string') {
-      return { failure: failure('result', `json: cannot unmarshal ${jsonKind(s.value!)} into Go struct field ${typeName}.message of type string`) };
+      return { failure: failure('result', `json: cannot unmarshal ${jsonKind(s.value!)} into Go struct field ${fieldType}.message of type string`) };
     }
     message = s.value;
   }
