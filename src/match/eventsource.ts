@@ -48,6 +48,8 @@ export interface SelectorInfo {
   gvk: GroupVersionKind;
   namespace?: string;
   name?: string;
+  /** perResourceFilter is true when the selector has a Lua evaluate or evaluateCEL rules. */
+  perResourceFilter: boolean;
 }
 
 /** gvkKey is the map key of a GVK: "group/version/Kind" ("/v1/Service" for the core group). */
@@ -129,6 +131,7 @@ export class CompiledEventSource {
       labels: [],
       cel: [],
       hasCel: false,
+      perResourceFilter: false,
     };
     if (sel?.namespace) s.namespace = sel.namespace;
     if (sel?.name) s.name = sel.name;
@@ -169,7 +172,13 @@ export class CompiledEventSource {
 
   /** selectors describes every selector in order. */
   get selectors(): readonly SelectorInfo[] {
-    return this.compiled.map(({ index, gvk, namespace, name }) => ({ index, gvk, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}) }));
+    return this.compiled.map(({ index, gvk, namespace, name, lua, hasCel, broken }) => ({
+      index,
+      gvk,
+      ...(namespace ? { namespace } : {}),
+      ...(name ? { name } : {}),
+      perResourceFilter: hasCel || lua !== undefined || broken?.code === 'lua-syntax',
+    }));
   }
 
   /** gvks lists the distinct GVKs the selectors watch (what the agent needs informers for). */

@@ -26,3 +26,4 @@ export type {
   MatchDiagnostic,
   MatchDiagnosticCode,
 } from './types.js';
+export { validateEventCase, type EventCaseInput, type EventCheck } from './validate.js';
