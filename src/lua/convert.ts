@@ -32,6 +32,10 @@ const MAX_DEPTH = 200;
 export class Converter {
   private values: unknown[] = [];
   private flags: number[] = [];
+  /** roots maps the table address of each object passed with pushLazyRoot to the object, for handing it back whole. */
+  private roots = new Map<number, Record<string, unknown>>();
+  private pinned = false;
+  private pinRef = 0n;
   private readonly metaRef: number;
   private metaRefBig = 0n;
   private readonly sentinelRef: number;
@@ -80,6 +84,16 @@ export class Converter {
     vm.rawSetField(-2, '__metatable');
     this.metaRef = vm.ref();
     this.metaRefBig = BigInt(this.metaRef);
+    x.lua_pushboolean(L, 0); // a placeholder: luaL_ref does not store nil
+    this.pinRef = BigInt(vm.ref());
+  }
+
+  /** pin keeps the value at idx alive until reset (so that the addresses of the roots it holds stay unique). */
+  pin(idx: number): void {
+    const x = this.vm.x;
+    x.lua_pushvalue(this.vm.L, idx);
+    x.lua_rawseti(this.vm.L, LUA_REGISTRYINDEX, this.pinRef);
+    this.pinned = true;
   }
 
   /** pushSentinel pushes the value getmetatable() returns for a lazy table. */
@@ -93,6 +107,12 @@ export class Converter {
       this.values = [];
       this.flags = [];
     }
+    if (this.roots.size > 0) this.roots = new Map();
+    if (this.pinned) {
+      this.pinned = false;
+      this.vm.x.lua_pushboolean(this.vm.L, 0);
+      this.vm.x.lua_rawseti(this.vm.L, LUA_REGISTRYINDEX, this.pinRef);
+    }
   }
 
   /** pushRoot pushes a Kubernetes object: its first level converted now, everything below lazily. */
@@ -103,6 +123,7 @@ export class Converter {
   /** pushLazyRoot pushes a Kubernetes object without converting anything until a script touches it. */
   pushLazyRoot(obj: Record<string, unknown>): void {
     this.pushLazy(obj, FLAG_ROOT);
+    this.roots.set(this.vm.x.lua_topointer(this.vm.L, -1), obj);
   }
 
   /** push pushes any JSON value (objects and arrays lazily). */
@@ -257,7 +278,13 @@ export class Converter {
     const vm = this.vm;
     const x = vm.x;
     const L = vm.L;
-    if (depth > MAX_DEPTH) throw new LuaConversionError('json: nesting too deep (a table that contains itself?)');
+    // Each level holds a key and a value on the Lua stack; the C API does not grow the stack on its own.
+    if (depth > MAX_DEPTH || x.lua_checkstack(L, 4) === 0) throw new LuaConversionError('json: nesting too deep (a table that contains itself?)');
+    // An object handed in with pushLazyRoot comes back as itself, whole (fields scripts never see included).
+    if (this.roots.size > 0) {
+      const root = this.roots.get(x.lua_topointer(L, t));
+      if (root !== undefined) return root as JsonValue;
+    }
     const lazy = this.lazyValue(t);
     if (lazy !== undefined) return stripNulls(lazy) as JsonValue;
     // Go: gopher-lua ToGoValue — a table whose array border is 0 is an object, else an array 1..n (holes are null).
@@ -272,30 +299,31 @@ export class Converter {
       return out;
     }
     const out: Record<string, JsonValue> = {};
+    const top = x.lua_gettop(L);
     x.lua_pushnil(L);
-    while (x.lua_next(L, t) !== 0) {
-      let key: string;
-      switch (x.lua_type(L, -2)) {
-        case LuaType.String:
-          key = vm.readString(-2);
-          break;
-        case LuaType.Number:
-          key = x.lua_isinteger(L, -2) ? x.lua_tointegerx(L, -2, 0).toString() : String(x.lua_tonumberx(L, -2, 0));
-          break;
-        case LuaType.Boolean:
-          key = x.lua_toboolean(L, -2) ? 'true' : 'false';
-          break;
-        default:
-          x.lua_settop(L, -3);
-          throw new LuaConversionError(`json: unsupported map key type: a Lua ${luaTypeWord(x.lua_type(L, -2))}`);
-      }
-      try {
+    try {
+      while (x.lua_next(L, t) !== 0) {
+        let key: string;
+        switch (x.lua_type(L, -2)) {
+          case LuaType.String:
+            key = vm.readString(-2);
+            break;
+          case LuaType.Number:
+            key = x.lua_isinteger(L, -2) ? x.lua_tointegerx(L, -2, 0).toString() : String(x.lua_tonumberx(L, -2, 0));
+            break;
+          case LuaType.Boolean:
+            key = x.lua_toboolean(L, -2) ? 'true' : 'false';
+            break;
+          default:
+            throw new LuaConversionError(`json: unsupported map key type: a Lua ${luaTypeWord(x.lua_type(L, -2))}`);
+        }
         out[key] = this.toJson(-1, depth + 1);
-      } catch (err) {
-        x.lua_settop(L, -3);
-        throw err;
+        x.lua_settop(L, -2);
       }
-      x.lua_settop(L, -2);
+    } catch (err) {
+      // Restore this level's stack (key and value of the interrupted traversal) before the error travels up.
+      x.lua_settop(L, top);
+      throw err;
     }
     return out;
   }

@@ -343,6 +343,7 @@ export class LuaRuntime {
         e.conv.pushLazyRoot(objects[i]);
         x.lua_rawseti(e.vm.L, -2, BigInt(i + 1));
       }
+      e.conv.pin(-1);
       return 'resources';
     });
     if (!r.ok) {

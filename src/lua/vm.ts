@@ -82,9 +82,12 @@ export class LuaVM {
     this.dispatchPtr = dispatch;
     const hook = wasm.addFunction(((L: number): void => this.hook(L)) as (...a: never[]) => unknown, 'vii');
     this.pointers.push(hook);
+    this.hookPtr = hook;
     x.lua_sethook(L, hook, LUA_MASKCOUNT, HOOK_INTERVAL);
   }
   private readonly dispatchPtr: number;
+  private readonly hookPtr: number;
+  private fastHook = false;
 
   /** create makes a fresh state with no libraries opened. */
   static create(wasm: LuaWasmModule, memoryLimitBytes: number): LuaVM {
@@ -103,6 +106,10 @@ export class LuaVM {
 
   /** beginRun arms the instruction budget for one run and clears the abort flag. */
   beginRun(instructionLimit: number): void {
+    if (this.fastHook) {
+      this.x.lua_sethook(this.L, this.hookPtr, LUA_MASKCOUNT, HOOK_INTERVAL);
+      this.fastHook = false;
+    }
     this.aborted = undefined;
     this.ticksLeft = Math.max(1, Math.ceil(instructionLimit / HOOK_INTERVAL));
   }
@@ -114,8 +121,11 @@ export class LuaVM {
 
   private hook(L: number): void {
     if (--this.ticksLeft > 0) return;
-    // Keep failing on every later tick too, so a script that catches the error with pcall still stops soon.
+    // From now on fail at every instruction of this thread: a script that catches the error with pcall meets it again
+    // at the first instruction after the pcall, so the error unwinds level by level until it leaves the script.
     this.ticksLeft = 1;
+    this.x.lua_sethook(L, this.hookPtr, LUA_MASKCOUNT, 1);
+    this.fastHook = true;
     this.aborted ??= 'instructions';
     this.x.luaL_where(L, 0);
     this.pushString('instruction budget exceeded');

@@ -102,6 +102,8 @@ function readForEncode(vm: LuaVM, conv: Converter, idx: number, depth: number, v
       throw new EncodeError(`cannot encode ${luaTypeWord(x.lua_type(L, idx))} to JSON`, depth);
   }
   const t = x.lua_absindex(L, idx);
+  // Each level holds a key and a value on the Lua stack; the C API does not grow the stack on its own.
+  if (depth > 200 || x.lua_checkstack(L, 4) === 0) throw new EncodeError('cannot encode recursively nested tables to JSON', depth);
   const view = conv.lazyView(t);
   if (view !== undefined) return view;
   const ptr = x.lua_topointer(L, t);
