@@ -195,7 +195,7 @@ function goJsonSyntaxMessage(text: string, err: unknown): string {
 
 /** yamlToJson is sigs.k8s.io/yaml YAMLToJSON (YAML 1.1 booleans, first document, keys as strings). */
 export function yamlToJson(text: string): JsonValue {
-  const v = parseYaml(text, { version: '1.1', schema: 'core', merge: true, uniqueKeys: false, maxAliasCount: 100 }) as unknown;
+  const v = parseYaml(text, { version: '1.1', schema: 'yaml-1.1', merge: true, uniqueKeys: false, maxAliasCount: 100 }) as unknown;
   return normalizeYaml(v);
 }
 
