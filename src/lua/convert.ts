@@ -157,11 +157,28 @@ export class Converter {
   private pushLazy(v: object, flags: number): void {
     const x = this.vm.x;
     const L = this.vm.L;
-    if (Array.isArray(v) ? v.length === 0 : isEmptyObject(v)) {
-      x.lua_createtable(L, 0, 0);
+    // Count fields (to size the table once) and see whether this is a small flat value — a port, a label map, a
+    // condition — which is cheaper to convert at once than to set up lazily and convert on first touch.
+    let n = 0;
+    let flat = flags === 0;
+    if (Array.isArray(v)) {
+      n = v.length;
+      if (flat && n <= EAGER_MAX_FIELDS) for (let i = 0; i < n && flat; i++) flat = isSmallScalar(v[i]);
+    } else {
+      for (const k in v as Record<string, unknown>) {
+        n++;
+        if (flat) flat = n <= EAGER_MAX_FIELDS && isSmallScalar((v as Record<string, unknown>)[k]);
+      }
+    }
+    const isArray = Array.isArray(v);
+    if (n === 0 || flat) {
+      x.lua_createtable(L, isArray ? n : 0, isArray ? 0 : n);
+      if (n === 0) return;
+      if (isArray) this.fillArray(v as unknown[]);
+      else this.fillObject(v as Record<string, unknown>, 0, false);
       return;
     }
-    x.lua_createtable(L, 0, 0);
+    x.lua_createtable(L, isArray ? n : 0, isArray ? 1 : n + 1);
     const id = this.values.length;
     this.values.push(v);
     this.flags.push(flags);
@@ -331,10 +348,21 @@ export class Converter {
 
 const FLAG_ROOT = 1;
 const FLAG_METADATA = 2;
+/** EAGER_MAX_FIELDS and EAGER_MAX_STRING bound the "small flat value" converted eagerly instead of lazily. */
+const EAGER_MAX_FIELDS = 8;
+const EAGER_MAX_STRING = 64;
 
-function isEmptyObject(o: object): boolean {
-  for (const _ in o) return false;
-  return true;
+function isSmallScalar(e: unknown): boolean {
+  switch (typeof e) {
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return true;
+    case 'string':
+      return e.length <= EAGER_MAX_STRING;
+    default:
+      return e === null;
+  }
 }
 
 // stripNulls returns the JSON a lazy (never touched) table stands for: the original value minus the nulls the Lua
