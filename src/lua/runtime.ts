@@ -278,6 +278,7 @@ export class LuaRuntime {
   private readonly compiled = new Map<string, Compiled>();
   private readonly limits: typeof DEFAULTS;
   private counters = { evaluations: 0, failures: 0, recycles: 0 };
+  private broken: string | undefined;
 
   /** constructor is internal: use createLuaRuntime. */
   constructor(
@@ -294,15 +295,23 @@ export class LuaRuntime {
 
   /** stats returns counters and the current Lua heap size. */
   stats(): LuaRuntimeStats {
-    return { ...this.counters, memoryUsed: this.engine.vm.memoryUsed, compiledScripts: this.compiled.size };
+    return { ...this.counters, memoryUsed: this.broken === undefined ? this.engine.vm.memoryUsed : 0, compiledScripts: this.compiled.size };
   }
 
   /** compile parses a script once (cached by source text); a syntax error is returned as a "load" failure. */
   compile(source: string): LuaCompileResult {
+    if (this.broken !== undefined) return { ok: false, failure: failure('load', `the Lua runtime is unusable: ${this.broken}`) };
     const hit = this.compiled.get(source);
     if (hit && hit.generation === this.generation) return { ok: true, script: hit };
     const vm = this.engine.vm;
-    const status = vm.load(source, CHUNKNAME);
+    let status: number;
+    try {
+      status = vm.load(source, CHUNKNAME);
+    } catch (err) {
+      if (typeof err === 'number') err = new Error('uncaught Lua error while compiling');
+      this.recycle();
+      return { ok: false, failure: failure('load', `internal error in the Lua runtime (engine replaced): ${(err as Error).message}`) };
+    }
     if (status !== LuaStatus.Ok) {
       const message = vm.errorMessage();
       vm.pop();
@@ -371,6 +380,7 @@ export class LuaRuntime {
     instructionLimit: number,
     pushArg: (e: Engine) => string,
   ): { ok: true; value: JsonValue; output: string[] } | { ok: false; failure: LuaFailure; output: string[] } {
+    if (this.broken !== undefined) return { ok: false, failure: failure('call', `the Lua runtime is unusable: ${this.broken}`), output: [] };
     let compiled: Compiled;
     if (typeof script === 'string' || (script as Compiled).generation !== this.generation) {
       const c = this.compile(typeof script === 'string' ? script : script.source);
@@ -474,7 +484,12 @@ export class LuaRuntime {
     }
     this.generation++;
     this.compiled.clear();
-    this.engine = new Engine(this.wasm, this.options);
+    try {
+      this.engine = new Engine(this.wasm, this.options);
+    } catch (err) {
+      // The WebAssembly module itself is gone (e.g. aborted); every later call reports this instead of throwing.
+      this.broken = err instanceof Error ? err.message : String(err);
+    }
   }
 
   private evictCompiled(): void {

@@ -235,3 +235,30 @@ test('compileEventSource tolerates malformed input without throwing', () => {
   const empty = compileEventSource({ spec: {} } as EventSourceInput, rt);
   assert.deepEqual(empty.select(new Map()).resources, []);
 });
+
+test('CEL library semantics used by rules: has(), macros, string functions, int and double', () => {
+  const obj: KubeObject = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web-frontend', labels: { app: 'web' } },
+    spec: { replicas: 3, ratio: 0.5, template: { spec: { containers: [{ name: 'a', image: 'registry.example.com/a:1' }, { name: 'b', image: 'docker.io/b:2' }] } } },
+  };
+  const rule = (r: string) => {
+    const c = compileEventSource(es('c', [{ ...DEP, evaluateCEL: [{ name: 'r', rule: r }] }]), rt);
+    assert.deepEqual(c.diagnostics, [], r);
+    const m = c.matchObject(obj, 0);
+    return m.diagnostics.length > 0 ? `error: ${m.diagnostics[0].message}` : m.matched;
+  };
+  assert.equal(rule('has(resource.metadata.labels.app) && !has(resource.metadata.annotations)'), true);
+  assert.equal(rule('resource.spec.template.spec.containers.all(c, c.image.startsWith("registry.example.com/"))'), false);
+  assert.equal(rule('resource.spec.template.spec.containers.exists(c, c.image.endsWith(":2"))'), true);
+  assert.equal(rule('resource.spec.template.spec.containers.filter(c, c.name == "a").size() == 1'), true);
+  assert.equal(rule('resource.metadata.name.matches("^web-") && resource.metadata.name.contains("front")'), true);
+  assert.equal(rule('resource.spec.replicas == 3 && resource.spec.replicas > 2.5 && resource.spec.ratio < 1'), true);
+  assert.equal(rule('"app" in resource.metadata.labels && size(resource.metadata.labels) == 1'), true);
+  assert.match(String(rule('resource.metadata.annotations.x == "y"')), /^error: /);
+  const typed = compileEventSource(es('t', [{ ...DEP, evaluateCEL: [{ name: 'str', rule: 'resource.spec.replicas > 1 ? "yes" : "no"' }] }]), rt);
+  assert.deepEqual(typed.diagnostics.map((d) => [d.code, d.message]), [['cel-compile', 'rule returns string, not bool']]);
+  const dyn = compileEventSource(es('d', [{ ...DEP, evaluateCEL: [{ name: 'dyn', rule: 'resource.metadata.name' }] }]), rt);
+  assert.match(dyn.matchObject(obj, 0).diagnostics[0]?.message ?? '', /not a bool/, 'a dyn result is checked when evaluated');
+});
