@@ -85,7 +85,10 @@ let loading: Promise<LuaWasmModule> | undefined;
 
 /** loadLuaWasm instantiates wasmoon's WebAssembly module once and returns the shared handle. */
 export function loadLuaWasm(): Promise<LuaWasmModule> {
-  loading ??= instantiate();
+  loading ??= instantiate().catch((err: unknown) => {
+    loading = undefined; // let a later call try again
+    throw err;
+  });
   return loading;
 }
 
