@@ -32,6 +32,8 @@ const MAX_DEPTH = 200;
 export class Converter {
   private values: unknown[] = [];
   private flags: number[] = [];
+  /** done[id] lists the keys of object node id already converted one by one (or written by the script). */
+  private done: (Set<string> | undefined)[] = [];
   /** roots maps the table address of each object passed with pushLazyRoot to the object, for handing it back whole. */
   private roots = new Map<number, Record<string, unknown>>();
   private pinned = false;
@@ -48,15 +50,17 @@ export class Converter {
     this.sentinelRef = vm.ref();
     x.lua_createtable(L, 0, 6);
     vm.pushNewFunction((v) => {
-      this.materialize(1);
       v.x.lua_settop(v.L, 2);
-      v.x.lua_rawget(v.L, 1);
+      if (!this.fetchKey()) {
+        this.materialize(1);
+        v.x.lua_rawget(v.L, 1);
+      }
       return 1;
     });
     vm.rawSetField(-2, '__index');
     vm.pushNewFunction((v) => {
-      this.materialize(1);
       v.x.lua_settop(v.L, 3);
+      if (!this.claimKey()) this.materialize(1);
       v.x.lua_rawset(v.L, 1);
       return 0;
     });
@@ -106,6 +110,7 @@ export class Converter {
     if (this.values.length > 0) {
       this.values = [];
       this.flags = [];
+      this.done = [];
     }
     if (this.roots.size > 0) this.roots = new Map();
     if (this.pinned) {
@@ -182,6 +187,7 @@ export class Converter {
     const id = this.values.length;
     this.values.push(v);
     this.flags.push(flags);
+    this.done.push(undefined);
     x.lua_pushinteger(L, BigInt(id));
     x.lua_rawsetp(L, -2, LAZY_KEY);
     x.lua_rawgeti(L, LUA_REGISTRYINDEX, this.metaRefBig);
@@ -199,6 +205,11 @@ export class Converter {
     }
     const id = Number(x.lua_tointegerx(L, -1, 0));
     x.lua_settop(L, -2);
+    if (this.done[id] !== undefined) {
+      // Partly converted: the script may have changed converted keys, so the table itself is the truth.
+      this.materialize(idx);
+      return undefined;
+    }
     return luaView(this.values[id], this.flags[id]);
   }
 
@@ -212,6 +223,10 @@ export class Converter {
     }
     const id = Number(x.lua_tointegerx(L, -1, 0));
     x.lua_settop(L, -2);
+    if (this.done[id] !== undefined) {
+      this.materialize(idx);
+      return undefined;
+    }
     return this.values[id];
   }
 
@@ -234,8 +249,58 @@ export class Converter {
     x.lua_rawsetp(L, t, LAZY_KEY);
     x.lua_pushvalue(L, t);
     if (Array.isArray(v)) this.fillArray(v);
-    else this.fillObject(v as Record<string, unknown>, this.flags[id], false);
+    else this.fillObject(v as Record<string, unknown>, this.flags[id], false, this.done[id]);
     x.lua_settop(L, -2);
+  }
+
+  // nodeId returns the id of the lazy object node at stack index 1 (the metamethod's table), or -1.
+  private objectNodeId(): number {
+    const x = this.vm.x;
+    const L = this.vm.L;
+    if (x.lua_rawgetp(L, 1, LAZY_KEY) !== LuaType.Number) {
+      x.lua_settop(L, -2);
+      return -1;
+    }
+    const id = Number(x.lua_tointegerx(L, -1, 0));
+    x.lua_settop(L, -2);
+    return Array.isArray(this.values[id]) ? -1 : id;
+  }
+
+  // fetchKey serves t[k] (t at 1, k at 2) for a lazy object by converting only that field; it pushes the value and
+  // returns true, or returns false (nothing pushed) when the whole level must be converted (arrays, odd keys).
+  private fetchKey(): boolean {
+    const x = this.vm.x;
+    const L = this.vm.L;
+    if (x.lua_type(L, 2) !== LuaType.String) return false;
+    const id = this.objectNodeId();
+    if (id < 0) return false;
+    const key = this.vm.readString(2);
+    const obj = this.values[id] as Record<string, unknown>;
+    const done = this.done[id] ?? (this.done[id] = new Set());
+    const e = Object.hasOwn(obj, key) && !done.has(key) ? obj[key] : undefined;
+    if (e === null || e === undefined || (this.flags[id] & FLAG_METADATA && key === 'managedFields')) {
+      x.lua_pushnil(L);
+      return true;
+    }
+    done.add(key);
+    if (typeof e === 'object') this.pushLazy(e, this.flags[id] & FLAG_ROOT && key === 'metadata' ? FLAG_METADATA : 0);
+    else this.push(e);
+    x.lua_pushvalue(L, 2);
+    x.lua_pushvalue(L, -2);
+    x.lua_rawset(L, 1);
+    return true;
+  }
+
+  // claimKey records that the script writes t[k] (t at 1, k at 2) on a lazy object, so that converting the level
+  // later never overwrites the script's value; false when the whole level must be converted first.
+  private claimKey(): boolean {
+    const x = this.vm.x;
+    const L = this.vm.L;
+    if (x.lua_type(L, 2) !== LuaType.String) return false;
+    const id = this.objectNodeId();
+    if (id < 0) return false;
+    (this.done[id] ??= new Set()).add(this.vm.readString(2));
+    return true;
   }
 
   private fillArray(arr: unknown[]): void {
@@ -251,13 +316,14 @@ export class Converter {
   }
 
   // fillObject sets every field of obj into the table on top of the stack, or into a new table when create is set.
-  private fillObject(obj: Record<string, unknown>, flags: number, create: boolean): void {
+  private fillObject(obj: Record<string, unknown>, flags: number, create: boolean, skip?: ReadonlySet<string>): void {
     const x = this.vm.x;
     const L = this.vm.L;
     if (create) x.lua_createtable(L, 0, 8);
     for (const k in obj) {
       const e = obj[k];
       if (e === null || e === undefined) continue;
+      if (skip !== undefined && skip.has(k)) continue;
       if (flags & FLAG_METADATA && k === 'managedFields') continue;
       this.vm.pushString(k);
       if (typeof e === 'object') this.pushLazy(e, flags & FLAG_ROOT && k === 'metadata' ? FLAG_METADATA : 0);
