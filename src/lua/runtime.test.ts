@@ -184,3 +184,12 @@ test('5.1 shims', () => {
   assert.equal(message('tostring(loadstring("return 40 + 2")()) .. string.gsub("a b", "%a", string.upper)'), '42A B');
   assert.equal(message('(function() local t = {} for w in string.gfind("x y", "%a") do t[#t+1] = w end return table.concat(t) end)()'), 'xy');
 });
+
+test('fields converted one at a time keep script writes when the rest of the level is converted', () => {
+  assert.equal(
+    message('(function() local s = obj.spec local p = s.ports s.ports = nil s.extra = 1 s.clusterIP = "set" local keys = {} for k in pairs(s) do keys[#keys + 1] = k end table.sort(keys) return table.concat(keys, ",") .. " " .. tostring(s.ports) .. " " .. #p end)()'),
+    'clusterIP,extra,selector nil 2',
+  );
+  assert.equal(message('(function() local m = obj.metadata local n = m.name m.name = "x" return require("json").encode({name = m.name, ns = m.namespace, was = n}) end)()'), '{"name":"x","ns":"default","was":"web"}');
+  assert.equal(message('(function() obj.metadata.labels.app = "changed" return require("json").encode(obj.metadata.labels) end)()'), '{"app":"changed"}');
+});

@@ -16,8 +16,8 @@ export type ModuleLoader = (conv: Converter) => HelperTable;
 export function moduleLoaders(sprig: LuaSprigProvider | undefined): Record<string, ModuleLoader> {
   const loaders: Record<string, ModuleLoader> = {
     json: jsonModule,
-    strings: () => stringsModule(),
-    runes: () => runesModule(),
+    strings: stringsModule,
+    runes: runesModule,
   };
   if (sprig) loaders.sprig = (conv) => sprigModule(conv, sprig);
   return loaders;

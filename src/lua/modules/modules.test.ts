@@ -105,3 +105,8 @@ test('helpers read lazy objects without converting them, with the libsveltos mes
   assert.equal(msg('getLabel(obj, "app") .. getAnnotation(obj, "note") .. tostring(getLabel(obj, "x")) .. select(2, getLabel(obj))', obj), 'webnnilexpected 2 arguments (table, key)');
   assert.equal(msg('base64Decode(base64Encode("sveltos")) .. select(2, base64Decode("@@")) .. select(2, base64Encode(""))'), 'sveltosdeconding failedprovided string is empty');
 });
+
+test('module functions see the fields of lazily converted objects', () => {
+  const obj = { spec: { args: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'], bytes: [104, 105, 104, 105, 104, 105, 104, 105, 104, 105] } };
+  assert.equal(msg('require("strings").Join(obj.spec.args, "") .. require("runes").bytetostring(obj.spec.bytes)', obj), 'abcdefghijhihihihihi');
+});

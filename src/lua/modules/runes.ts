@@ -1,12 +1,14 @@
 // runes: the `runes` Lua module — rune (code point) helpers with lowercase names.
 // Go: projectsveltos/lua-utils glua-runes/runes.go. Positions are 1-based rune indexes.
 import { LuaType } from '../constants.js';
+import type { Converter } from '../convert.js';
 import { checkTable, type HelperTable } from '../helpers.js';
 import type { LuaVM } from '../vm.js';
 import { checkInt, checkString, fromRunes, mapRune, optInt, pushBool, pushInt, pushStr, runesOf, unicodeIs, validRune } from './text.js';
 
 // tableNumbers collects the number values of a table in array order (gopher-lua ForEach visits the array part first).
-function tableNumbers(vm: LuaVM): number[] {
+function tableNumbers(vm: LuaVM, conv: Converter): number[] {
+  conv.materialize(1);
   const out: number[] = [];
   const n = vm.x.lua_rawlen(vm.L, 1);
   for (let i = 1; i <= n; i++) {
@@ -39,18 +41,18 @@ function decodeFirstRune(bytes: Uint8Array): number | undefined {
 }
 
 /** runesModule returns the functions of the `runes` module. */
-export function runesModule(): HelperTable {
+export function runesModule(conv: Converter): HelperTable {
   const pred = (cls: Parameters<typeof unicodeIs>[0], fname: string) => (vm: LuaVM) => pushBool(vm, unicodeIs(cls, checkInt(vm, 1, fname)));
   const mapper = (f: (s: string) => string, fname: string) => (vm: LuaVM) => pushInt(vm, mapRune(checkInt(vm, 1, fname), f));
   return {
     bytestorune: (vm) => {
       checkTable(vm, 1, 'bytestorune');
-      const r = decodeFirstRune(Uint8Array.from(tableNumbers(vm), (b) => b & 0xff));
+      const r = decodeFirstRune(Uint8Array.from(tableNumbers(vm, conv), (b) => b & 0xff));
       return r === undefined ? pushNil(vm) : pushInt(vm, r);
     },
     bytetostring: (vm) => {
       checkTable(vm, 1, 'bytetostring');
-      vm.pushBytes(Uint8Array.from(tableNumbers(vm), (b) => b & 0xff));
+      vm.pushBytes(Uint8Array.from(tableNumbers(vm, conv), (b) => b & 0xff));
       return 1;
     },
     containsrune: (vm) => {
@@ -138,7 +140,7 @@ export function runesModule(): HelperTable {
     },
     runetobytes: (vm) => {
       checkTable(vm, 1, 'runetobytes');
-      const bytes = new TextEncoder().encode(fromRunes(tableNumbers(vm)));
+      const bytes = new TextEncoder().encode(fromRunes(tableNumbers(vm, conv)));
       return pushNumberList(vm, [...bytes]);
     },
     runewidth: (vm) => {

@@ -1,6 +1,7 @@
 // strings: the `strings` Lua module — Go's strings package with its CamelCase names.
 // Go: projectsveltos/lua-utils glua-strings/strings.go. Indexes are Go's: 0-based byte offsets, -1 when absent.
 import { LuaType } from '../constants.js';
+import type { Converter } from '../convert.js';
 import type { HelperTable } from '../helpers.js';
 import { LuaRaise, type LuaVM } from '../vm.js';
 import {
@@ -146,7 +147,7 @@ function runePred(vm: LuaVM, fname: string): (r: number) => boolean {
 }
 
 /** stringsModule returns the functions of the `strings` module. */
-export function stringsModule(): HelperTable {
+export function stringsModule(conv: Converter): HelperTable {
   const s1 = (vm: LuaVM, f: string) => checkString(vm, 1, f);
   const s2 = (vm: LuaVM, f: string) => checkString(vm, 2, f);
   const indexFuncs = (last: boolean) => (vm: LuaVM) => {
@@ -251,6 +252,7 @@ export function stringsModule(): HelperTable {
     Join: (vm) => {
       if (vm.type(1) !== LuaType.Table) throw new LuaRaise(`bad argument #1 to 'Join' (table expected)`);
       const sep = s2(vm, 'Join');
+      conv.materialize(1);
       // Go: only string values are joined, in table order (array part first).
       const parts: string[] = [];
       const n = vm.x.lua_rawlen(vm.L, 1);
