@@ -44,7 +44,6 @@ before(async () => {
   runtime = await createLuaRuntime();
 });
 
-let total = 0;
 for (const file of inputs) {
   test(`lua golden ${file}`, () => {
     const input = readFileSync(join(dir, file), 'utf8');
@@ -59,7 +58,6 @@ for (const file of inputs) {
     assert.equal(ours.length, expected.length, `${file}: number of output lines`);
     const problems: string[] = [];
     ours.forEach((line, i) => {
-      total++;
       const exp = JSON.parse(expected[i]) as { id: string; error?: string; stage?: string };
       const got = JSON.parse(line) as { id: string; error?: string; stage?: string };
       const key = `${file}#${exp.id}`;
@@ -97,5 +95,4 @@ test('lua golden: at least 150 cases', () => {
   let n = 0;
   for (const file of inputs) n += readFileSync(join(dir, file), 'utf8').split('\n').filter((l) => l.trim() !== '').length;
   assert.ok(n >= 150, `only ${n} cases`);
-  void total;
 });

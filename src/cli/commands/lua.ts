@@ -31,6 +31,7 @@ Example:
   ripple lua --jsonl < testdata/lua/seeds.jsonl | diff - testdata/lua/seeds.expected.jsonl
 `;
 
+/** commands registers `ripple lua`. */
 export const commands: Command[] = [
   {
     path: ['lua'],

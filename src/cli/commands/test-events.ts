@@ -32,6 +32,7 @@ interface Row extends EventCheck {
   case: string;
 }
 
+/** commands registers `ripple test events`. */
 export const commands: Command[] = [
   {
     path: ['test', 'events'],

@@ -25,22 +25,25 @@ export function checkFunction(vm: LuaVM, arg: number, fname: string): void {
   if (vm.type(arg) !== LuaType.Function) throw badArgument(vm, arg, fname, 'function');
 }
 
-/** pushBool, pushNumber, pushStringList push one result and return 1. */
+/** pushBool pushes a boolean result and returns 1. */
 export function pushBool(vm: LuaVM, b: boolean): number {
   vm.x.lua_pushboolean(vm.L, b ? 1 : 0);
   return 1;
 }
 
+/** pushInt pushes an integer result and returns 1. */
 export function pushInt(vm: LuaVM, n: number): number {
   vm.x.lua_pushinteger(vm.L, BigInt(n));
   return 1;
 }
 
+/** pushStr pushes a string result and returns 1. */
 export function pushStr(vm: LuaVM, s: string): number {
   vm.pushString(s);
   return 1;
 }
 
+/** pushStringList pushes a Lua array of strings and returns 1. */
 export function pushStringList(vm: LuaVM, list: readonly string[]): number {
   vm.x.lua_createtable(vm.L, list.length, 0);
   list.forEach((s, i) => {
@@ -50,8 +53,8 @@ export function pushStringList(vm: LuaVM, list: readonly string[]): number {
   return 1;
 }
 
-/** callLua calls the function at fnIdx with the given integer argument and returns its single result's stack slot
- * handling: the result is left on the stack for read, which must pop it. Lua errors are re-raised. */
+/** callWithRune calls the Lua function at fnIdx with one integer and passes its result (top of the stack) to read;
+ * a Lua error in the callback is re-raised. */
 export function callWithRune<T>(vm: LuaVM, fnIdx: number, r: number, read: () => T): T {
   vm.x.lua_pushvalue(vm.L, fnIdx);
   vm.x.lua_pushinteger(vm.L, BigInt(r));
