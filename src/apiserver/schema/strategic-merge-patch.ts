@@ -5,5 +5,5 @@ import type { JSONSchemaProps } from './types.js';
 /** applyStrategicMergePatch applies a strategic merge patch (with $patch/$retainKeys/... directives) to a copy of target. */
 export function applyStrategicMergePatch(target: object, patch: unknown, schema: JSONSchemaProps): object {
   void target; void patch; void schema;
-  throw new PatchError('InternalError', 'applyStrategicMergePatch: not implemented yet');
+  throw new PatchError('Unknown', 'applyStrategicMergePatch: not implemented yet');
 }
