@@ -179,3 +179,8 @@ export function builtinDefinitions(kinds: BuiltinKind[], prefix: string): Record
   }
   return out;
 }
+
+/** objectMetaSchema returns the inline schema of meta/v1 ObjectMeta (shared, read-only). */
+export function objectMetaSchema(): JSONSchemaProps {
+  return classSchema('V1ObjectMeta', { kind: 'inline', memo: inlineMemo });
+}
