@@ -463,3 +463,17 @@ function walkUnknown(v: unknown, s: JSONSchemaProps | undefined, path: string, m
     v.forEach((x, i) => walkUnknown(x, items, index(path, i), m, out, prune));
   }
 }
+
+/** validateValue runs only the kube-openapi value validation of one schema node (used for CRD default checks). */
+export function validateValue(schema: JSONSchemaProps, value: unknown): FieldError[] {
+  const errs: FieldError[] = [];
+  validateNode(schema, value, '', errs, NO_OLD);
+  return errs;
+}
+
+/** unknownPaths lists what pruning would drop from value under schema (embedded: value is an embedded resource). */
+export function unknownPaths(schema: JSONSchemaProps, value: unknown, embedded: boolean): string[] {
+  const out: string[] = [];
+  walkUnknown(value, schema, '', embedded ? 'embedded' : 'plain', out, false);
+  return out;
+}
