@@ -472,6 +472,14 @@ const ROOT_ALLOWED_WITH_STATUS = new Set([
   'externalDocs', 'example', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-validations',
 ]);
 
+// Fields that are pointers in Go's JSONSchemaProps: present means non-zero, whatever the value.
+const POINTER_FIELDS = new Set([
+  'default', 'example', 'items', 'not', 'additionalProperties', 'additionalItems', 'externalDocs', 'maximum', 'minimum',
+  'maxLength', 'minLength', 'maxItems', 'minItems', 'multipleOf', 'maxProperties', 'minProperties', '$ref',
+  'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-list-type', 'x-kubernetes-map-type',
+]);
+const isZeroField = (k: string, v: unknown) => (POINTER_FIELDS.has(k) ? v === undefined || v === null : isZero(v));
+
 // isZero mirrors reflect.DeepEqual(value, zero) on the internal JSONSchemaProps fields.
 function isZero(v: unknown): boolean {
   if (v === undefined || v === null || v === false || v === '' || v === 0) return true;
@@ -488,7 +496,7 @@ function validateValidation(validation: unknown, statusEnabled: boolean, path: s
   const root = at(path, 'openAPIV3Schema');
   if (statusEnabled) {
     for (const [k, v] of Object.entries(schema)) {
-      if (isZero(v)) continue;
+      if (isZeroField(k, v)) continue;
       if (k === 'type') {
         if (v !== 'object') {
           errs.push(invalid(at(path, 'openAPIV3Schema.type'), v, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
