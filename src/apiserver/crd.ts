@@ -4,7 +4,7 @@
 // pkg/registry/customresource/tableconvertor
 import { compileSchema, validateCRD, type FieldError, type JSONSchemaProps } from './schema/index.js';
 import type { Cluster } from './cluster.js';
-import { ageColumn, asArray, asRecord, column, createdAtColumn, nameColumn } from './printers.js';
+import { ageColumn, asArray, asRecord, column, createdAtColumn, nameColumn, sinceTimestamp } from './printers.js';
 import { ALL_VERBS, gvString, withApiVersion, type PrinterColumn, type ResourceDescriptor, type ScaleSpec } from './resource.js';
 import { defineBuiltin } from './kinds/define.js';
 import { clone, isPlainObject, type KubeObject, type Stored } from './types.js';
@@ -131,7 +131,7 @@ function printerColumns(version: Record<string, unknown>): PrinterColumn[] {
       const type = (['integer', 'number', 'boolean', 'date'].includes(String(c.type)) ? c.type : 'string') as PrinterColumn['type'];
       const jsonPath = String(c.jsonPath ?? '');
       // Go: tableconvertor — no result prints as <none>; a string column renders the value with %v.
-      return column(String(c.name ?? ''), type, (o) => {
+      return column(String(c.name ?? ''), type, (o, now) => {
         let results: unknown[];
         try {
           results = evalJsonPath(o, jsonPath);
@@ -141,6 +141,8 @@ function printerColumns(version: Record<string, unknown>): PrinterColumn[] {
         if (results.length === 0) return null;
         if (results.length > 1) return results.map((r) => (typeof r === 'object' ? JSON.stringify(r) : String(r))).join(',');
         const v = results[0];
+        // Go: ConvertToHumanReadableDateType — date columns print as an age.
+        if (type === 'date') return typeof v === 'string' ? sinceTimestamp(v, now) : v;
         if (type === 'string') return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
         return v;
       }, { priority: Number(c.priority ?? 0), description: String(c.description ?? ''), format: String(c.format ?? '') });
