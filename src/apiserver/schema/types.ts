@@ -104,6 +104,12 @@ export interface ApplyOptions {
   /** RFC 3339 timestamp stored in the managedFields entry. */
   now: string;
   subresource?: string;
+  /**
+   * Top-level fields the write's strategy resets, whose ownership is never recorded (GetResetFields): pass
+   * ['status'] for the main resource of a kind with a status subresource. Default: ['spec'] for subresource
+   * 'status', none otherwise.
+   */
+  resetFields?: string[];
 }
 
 /** UpdateOptions configures managedFields tracking for a non-apply write. */
@@ -113,6 +119,8 @@ export interface UpdateOptions {
   apiVersion: string;
   now: string;
   subresource?: string;
+  /** As ApplyOptions.resetFields. */
+  resetFields?: string[];
 }
 
 /** CompiledSchema validates, defaults, prunes and inspects objects against one structural schema. */
