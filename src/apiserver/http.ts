@@ -2,6 +2,7 @@
 // content negotiation, bounded body reading and body decoding (JSON or YAML).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { decodeProtobufObject, ProtobufError } from './protobuf/decode.js';
 import { badRequest, notAcceptable, requestEntityTooLarge, unsupportedMediaType, type Status, StatusError } from './status.js';
 
 /** MAX_REQUEST_BODY_BYTES is kube-apiserver's default limit on request bodies (3 MiB). */
@@ -153,7 +154,15 @@ export function decodeBody(buf: Buffer, contentType: string | undefined, { yamlA
       throw badRequest(`error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
     }
   }
-  if (type === 'application/vnd.kubernetes.protobuf' || type === 'application/cbor') {
+  if (type === 'application/vnd.kubernetes.protobuf') {
+    try {
+      return decodeProtobufObject(buf);
+    } catch (e) {
+      if (e instanceof ProtobufError) throw badRequest(e.message);
+      throw e;
+    }
+  }
+  if (type === 'application/cbor') {
     throw unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }
   if (text.trim() === '') throw badRequest('Object \'Kind\' is missing in \'\'');
