@@ -172,7 +172,7 @@ function renderObject(scope: Scope, obj: KubeObject, f: OutputFormat, url: URL, 
     case 'partial':
       return obj.kind === 'Status' ? JSON.stringify(obj) : partialMeta(obj, f.version);
     default:
-      if (stored && obj.metadata?.resourceVersion === stored.obj.metadata.resourceVersion) return objectJson(scope, stored);
+      if (stored && obj === stored.obj) return stored.json ?? (stored.json = serialize(stored.obj));
       return serialize(obj);
   }
 }
