@@ -67,6 +67,8 @@ export class Controllers {
     const key = `${meta.namespace ?? ''}/${meta.name}`;
     if (ev.type === 'DELETED') {
       if (meta.uid) this.enqueue({ kind: 'owner', uid: meta.uid });
+      // An owner waiting in foreground deletion may have lost its last blocking dependent.
+      for (const ref of meta.ownerReferences ?? []) if (ref?.uid) this.enqueue({ kind: 'owner', uid: ref.uid });
       if (meta.namespace) this.enqueue({ kind: 'namespace', name: meta.namespace });
       if (ev.storage === NAMESPACES) return;
       const crd = this.crdOfStorage(ev.storage);

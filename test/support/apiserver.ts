@@ -21,11 +21,13 @@ export interface TestApiServer {
 }
 
 /** startTestApiServer starts a server with the given clusters (default: one named "test"). */
-export async function startTestApiServer(o: { clusters?: string[]; loadBalancer?: { cluster: string; pool?: string[] }[] } = {}): Promise<TestApiServer> {
+export async function startTestApiServer(
+  o: { clusters?: string[]; loadBalancer?: { cluster: string; pool?: string[] }[]; watchWindow?: number } = {},
+): Promise<TestApiServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ripple-apiserver-'));
   const clusters = o.clusters ?? ['test'];
   // 'normal' survives a killed process but skips the fsync per commit, which tests do not need.
-  const server = await startApiServer({ dataDir: dir, port: 0, clusters, loadBalancer: o.loadBalancer, durability: 'normal' });
+  const server = await startApiServer({ dataDir: dir, port: 0, clusters, loadBalancer: o.loadBalancer, durability: 'normal', watchWindow: o.watchWindow });
   const first = clusters[0] ?? 'test';
   return {
     server,
