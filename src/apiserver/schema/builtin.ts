@@ -18,7 +18,11 @@ const kindKey = (group: string, version: string, kind: string) => `${group}/${ve
 const KINDS = new Map(BUILTIN_KINDS.map((k) => [kindKey(k.group, k.version, k.kind), k]));
 
 /** RefStyle selects how class-typed fields are rendered: inline nodes (shared, possibly cyclic) or $refs. */
-type RefStyle = { kind: 'inline'; memo: Map<string, JSONSchemaProps> } | { kind: 'ref'; prefix: string };
+type RefStyle = { kind: 'inline'; memo: Map<string, JSONSchemaProps> } | { kind: 'ref'; prefix: string; v3: boolean };
+
+/** INT_OR_STRING and QUANTITY are the definition names upstream gives the two union scalars. */
+export const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+export const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 
 // scalarSchema renders the non-class type specs of builtin-types.gen.ts.
 function scalarSchema(spec: string, o: FieldOverlay | undefined, style: RefStyle): JSONSchemaProps | undefined {
@@ -38,7 +42,7 @@ function scalarSchema(spec: string, o: FieldOverlay | undefined, style: RefStyle
     case 'boolean':
       return { type: 'boolean' };
     case 'IntOrString':
-      return style.kind === 'ref' ? { type: 'string', format: 'int-or-string' } : { 'x-kubernetes-int-or-string': true };
+      return style.kind === 'ref' ? { $ref: `${style.prefix}${INT_OR_STRING}` } : { 'x-kubernetes-int-or-string': true };
     case 'any':
       return { 'x-kubernetes-preserve-unknown-fields': true };
     default:
@@ -48,7 +52,7 @@ function scalarSchema(spec: string, o: FieldOverlay | undefined, style: RefStyle
 
 // Quantities are strings ("500m", "1Gi") or numbers on the wire; structurally that is int-or-string.
 function quantitySchema(style: RefStyle): JSONSchemaProps {
-  return style.kind === 'ref' ? { type: 'string', 'x-ripple-quantity': true } : { 'x-kubernetes-int-or-string': true, 'x-ripple-quantity': true };
+  return style.kind === 'ref' ? { $ref: `${style.prefix}${QUANTITY}` } : { 'x-kubernetes-int-or-string': true, 'x-ripple-quantity': true };
 }
 
 function typeSchema(spec: string, o: FieldOverlay | undefined, style: RefStyle): JSONSchemaProps {
@@ -95,8 +99,11 @@ function fieldSchema(cls: string, name: string, spec: string, desc: string, styl
   const o = FIELD_OVERLAY[`${cls}.${name}`];
   let s = typeSchema(spec, o, style);
   // A class-typed field shares its class node; copy the top level so the field's own description can differ.
-  if (!spec.startsWith('[]') && !spec.startsWith('{}') && types()[spec]) {
-    s = style.kind === 'ref' ? (desc ? { allOf: [s], description: desc } : s) : { ...s, ...(desc ? { description: desc } : {}) };
+  // With $refs, OpenAPI 3.0 ignores siblings of $ref, so v3 wraps the reference in allOf (as kube-openapi does).
+  if (s.$ref !== undefined) {
+    if (desc && style.kind === 'ref') s = style.v3 ? { allOf: [s], description: desc } : { ...s, description: desc };
+  } else if (!spec.startsWith('[]') && !spec.startsWith('{}') && types()[spec]) {
+    s = { ...s, ...(desc ? { description: desc } : {}) };
   } else if (desc) {
     s.description = desc;
   }
@@ -150,15 +157,25 @@ export function builtinKind(group: string, version: string, kind: string): Built
   return KINDS.get(kindKey(group, version, kind));
 }
 
+const INT_OR_STRING_DOC =
+  'IntOrString is a type that can hold an int32 or a string.  When used in JSON or YAML marshalling and unmarshalling, it produces or consumes the inner type.  This allows you to have, for example, a JSON field that can accept a name or number.';
+const QUANTITY_DOC =
+  'Quantity is a fixed-point representation of a number. It provides convenient marshaling/unmarshaling in JSON and YAML, in addition to String() and AsInt64() accessors. The serialization format is: <quantity> ::= <signedNumber><suffix> (e.g. "100m", "1Gi", "500Mi", "2"); a bare number is accepted too.';
+
 /**
  * builtinDefinitions renders the named definitions reachable from the given built-in kinds, with class-typed
  * fields as `$ref: prefix + name` (prefix "#/definitions/" for v2, "#/components/schemas/" for v3). The root
  * definitions carry x-kubernetes-group-version-kind.
  */
-export function builtinDefinitions(kinds: BuiltinKind[], prefix: string): Record<string, JSONSchemaProps> {
+export function builtinDefinitions(kinds: BuiltinKind[], prefix: string, o: { v3?: boolean; classes?: string[] } = {}): Record<string, JSONSchemaProps> {
   const out: Record<string, JSONSchemaProps> = {};
-  const style: RefStyle = { kind: 'ref', prefix };
-  const queue = kinds.map((k) => k.cls);
+  const v3 = o.v3 === true;
+  const style: RefStyle = { kind: 'ref', prefix, v3 };
+  out[INT_OR_STRING] = v3
+    ? { description: INT_OR_STRING_DOC, format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] }
+    : { description: INT_OR_STRING_DOC, type: 'string', format: 'int-or-string' };
+  out[QUANTITY] = v3 ? { description: QUANTITY_DOC, oneOf: [{ type: 'string' }, { type: 'number' }] } : { description: QUANTITY_DOC, type: 'string' };
+  const queue = [...kinds.map((k) => k.cls), ...(o.classes ?? [])];
   while (queue.length > 0) {
     const cls = queue.shift()!;
     const name = definitionName(cls);
