@@ -135,7 +135,7 @@ describe('KubeClient', () => {
     const reapplied = await client.apply({ ...forced, data: { a: '2', b: '3' } }, { fieldManager: 'beta' });
     assert.deepEqual(reapplied.data, { a: '2', b: '3' });
     const dry = await client.apply(cm('applied', { z: '9' }), { fieldManager: 'gamma', dryRun: true });
-    assert.equal(dry.data?.z, '9');
+    assert.equal((dry.data as Record<string, string>).z, '9');
     const stored = await client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'applied' });
     assert.equal((stored.data as Record<string, string>).z, undefined, 'dry run persisted nothing');
     await assert.rejects(client.apply(cm('applied'), { fieldManager: '' }), /fieldManager is required/);

@@ -268,24 +268,24 @@ export class KubeClient {
   }
 
   /** create creates an object (metadata.namespace required for namespaced kinds); returns what the server stored. */
-  async create<T extends KubeObject = KubeObject>(obj: T | KubeObject, opts: WriteOptions = {}): Promise<T> {
+  async create<T = KubeObject>(obj: ApiKubeObject | KubeObject, opts: WriteOptions = {}): Promise<T> {
     const { path } = await this.objectPath(obj, 'create', undefined, false);
     return this.transport.request<T>({ method: 'POST', path, body: obj, query: writeQuery(opts), signal: opts.signal });
   }
 
   /** update replaces an object (PUT); metadata.resourceVersion, when set, must be current (409 Conflict otherwise). */
-  async update<T extends KubeObject = KubeObject>(obj: T | KubeObject, opts: WriteOptions = {}): Promise<T> {
+  async update<T = KubeObject>(obj: ApiKubeObject | KubeObject, opts: WriteOptions = {}): Promise<T> {
     const { path } = await this.objectPath(obj, 'update');
     return this.transport.request<T>({ method: 'PUT', path, body: obj, query: writeQuery(opts), signal: opts.signal });
   }
 
   /** updateStatus replaces the status subresource of an object. */
-  updateStatus<T extends KubeObject = KubeObject>(obj: T | KubeObject, opts: WriteOptions = {}): Promise<T> {
+  updateStatus<T = KubeObject>(obj: ApiKubeObject | KubeObject, opts: WriteOptions = {}): Promise<T> {
     return this.updateSubresource<T>(obj, 'status', opts);
   }
 
   /** updateSubresource replaces a subresource (`status`, `scale`, …) of an object. */
-  async updateSubresource<T extends KubeObject = KubeObject>(obj: T | KubeObject, subresource: string, opts: WriteOptions = {}): Promise<T> {
+  async updateSubresource<T = KubeObject>(obj: ApiKubeObject | KubeObject, subresource: string, opts: WriteOptions = {}): Promise<T> {
     const { path } = await this.objectPath(obj, `update ${subresource} of`, subresource);
     return this.transport.request<T>({ method: 'PUT', path, body: obj, query: writeQuery(opts), signal: opts.signal });
   }
@@ -309,7 +309,7 @@ export class KubeClient {
    * apply server-side applies an object (PATCH application/apply-patch+yaml): creates it if missing, otherwise
    * merges the fields this manager owns. Conflicts with other managers fail with 409 unless `force`.
    */
-  async apply<T extends KubeObject = KubeObject>(obj: T | KubeObject, opts: ApplyOptions): Promise<T> {
+  async apply<T = KubeObject>(obj: ApiKubeObject | KubeObject, opts: ApplyOptions): Promise<T> {
     if (!opts.fieldManager) throw badRequest('apply: fieldManager is required');
     const { path } = await this.objectPath(obj, 'apply', opts.subresource);
     // The API rejects an apply body carrying managedFields; objects read back from the server do.

@@ -44,10 +44,10 @@ describe('Controller', () => {
     ctrl.start();
     await client.create({ ...CM, metadata: { name: 'm1', namespace: 'src' }, data: { v: '1' } });
     await client.create({ ...CM, metadata: { name: 'm2', namespace: 'src' }, data: { v: '1' } });
-    await eventually(() => client.getIfExists<KubeObject>({ ...CM, namespace: 'dst', name: 'm1' }), (o) => o?.data?.v === '1', { message: 'm1 mirrored' });
+    await eventually(() => client.getIfExists<KubeObject>({ ...CM, namespace: 'dst', name: 'm1' }), (o) => (o?.data as Record<string, string> | undefined)?.v === '1', { message: 'm1 mirrored' });
     await client.patch({ ...CM, namespace: 'src', name: 'm1' }, 'merge', { data: { v: '2' } });
     await client.delete({ ...CM, namespace: 'src', name: 'm2' });
-    await eventually(() => client.getIfExists<KubeObject>({ ...CM, namespace: 'dst', name: 'm1' }), (o) => o?.data?.v === '2', { message: 'm1 updated' });
+    await eventually(() => client.getIfExists<KubeObject>({ ...CM, namespace: 'dst', name: 'm1' }), (o) => (o?.data as Record<string, string> | undefined)?.v === '2', { message: 'm1 updated' });
     await eventually(() => client.getIfExists({ ...CM, namespace: 'dst', name: 'm2' }), (o) => o === undefined, { message: 'm2 withdrawn' });
     await ctrl.stop();
     await factory.stop();

@@ -67,7 +67,7 @@ describe('informers', () => {
     assert.deepEqual(rec.log, ['update:a:1>2', 'add:c', 'delete:b']);
 
     const cache = sub.informer.cache;
-    assert.equal(cache.get('inf1', 'a')?.data?.k, '2');
+    assert.equal((cache.get('inf1', 'a')?.data as Record<string, string>).k, '2');
     assert.equal(cache.getByKey('inf1/b'), undefined);
     assert.deepEqual(cache.list({ labelSelector: 'tier=front' }).map((o) => o.metadata.name).sort(), ['a', 'c']);
     assert.deepEqual(cache.list({ namespace: 'inf1', labelSelector: { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['front'] }] } }), []);
@@ -201,7 +201,7 @@ test('server restart: the watch resumes; a 410 relist delivers exactly the diffe
     writer.close();
     // 7 changes with a window of 3: the informer's resourceVersion is too old when it reconnects.
     await eventually(() => sub.informer.cache.keys().sort().join(), (k) => k === 'default/b,default/c,default/d', { message: 'cache converged' });
-    await eventually(() => sub.informer.cache.get('default', 'd')?.data?.k, (v) => v === '5', { message: 'd at its last version' });
+    await eventually(() => (sub.informer.cache.get('default', 'd')?.data as Record<string, string> | undefined)?.k, (v) => v === '5', { message: 'd at its last version' });
     assert.ok(sub.informer.stats.goneRelists >= 1, 'the reconnect hit 410 and relisted');
     assert.deepEqual(rec.log.sort(), ['add:d', 'delete:a', 'update:b:1>2']);
     // After the relist the watch is live again.
