@@ -1,7 +1,10 @@
 // KubeClient against the embedded API server over HTTPS: CRUD, subresources, the three patch types, server-side
 // apply, delete options, paging, discovery refresh, typed errors and raw watches.
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startTestApiServer, type TestApiServer } from '../../test/support/apiserver.js';
 import {
@@ -223,6 +226,35 @@ describe('KubeClient', () => {
     (badToken.kubeConfig.users[0] as { token?: string }).token = 'wrong';
     await assert.rejects(badToken.list({ apiVersion: 'v1', kind: 'ConfigMap' }), (e) => (e as { code?: number }).code === 401);
     badToken.close();
+  });
+
+  test('exec credential plugins supply the token (client-node runs them; the token is cached)', async () => {
+    const info = await api.cluster();
+    const dir = mkdtempSync(join(tmpdir(), 'ripple-exec-'));
+    const script = join(dir, 'plugin.mjs');
+    const counter = join(dir, 'calls');
+    writeFileSync(
+      script,
+      `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(counter)}, 'x');\n` +
+        `process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', status: { token: ${JSON.stringify(info.token)}, expirationTimestamp: new Date(Date.now() + 3600e3).toISOString() } }));\n`,
+    );
+    const viaExec = createKubeClient({
+      object: {
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'e', cluster: { server: info.server, 'certificate-authority-data': Buffer.from(api.server.caCertificate).toString('base64') } }],
+        users: [{ name: 'u', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1beta1', command: process.execPath, args: [script], interactiveMode: 'Never' } } }],
+        contexts: [{ name: 'e', context: { cluster: 'e', user: 'u' } }],
+        'current-context': 'e',
+      },
+    });
+    try {
+      for (let i = 0; i < 3; i++) assert.ok((await viaExec.list({ apiVersion: 'v1', kind: 'Namespace' })).items.length > 0);
+      assert.equal(readFileSync(counter, 'utf8'), 'x', 'the plugin ran once; its unexpired token was reused');
+    } finally {
+      viaExec.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('plain HTTP servers work with a token (as with kubectl)', async () => {
