@@ -175,10 +175,18 @@ describe('fleet registry', () => {
 
   test('a reachable cluster whose kubeconfig breaks goes Down (staying selected), then recovers', async () => {
     const ref = { apiVersion: 'v1', kind: 'Secret', namespace: 'fleet', name: 'edge1-sveltos-kubeconfig' };
+    const factory = await registry.informers('Sveltos:fleet/edge1');
+    assert.equal(await registry.informers({ kind: 'SveltosCluster', namespace: 'fleet', name: 'edge1' }), factory, 'one shared factory per cluster');
+    const watched = factory.subscribe({ apiVersion: 'v1', kind: 'Namespace' });
+    await watched.informer.waitForSync({ timeoutMs: 5000 });
+    assert.ok(watched.informer.cache.get(undefined, 'default'), 'the factory watches edge1');
     events.length = 0;
     await mgmt.patch(ref, 'merge', { data: { kubeconfig: Buffer.from(deadKubeconfig).toString('base64') } });
     await eventually(() => registry.get('Sveltos:fleet/edge1')?.connectionStatus, (s) => s === 'Down', { message: 'edge1 Down' });
     assert.ok(events.some((e) => e.kind === 'cluster' && e.type === 'updated' && e.entry.key === 'Sveltos:fleet/edge1' && e.changed.includes('connection')));
+    assert.ok(events.some((e) => e.kind === 'cluster' && e.type === 'updated' && e.entry.key === 'Sveltos:fleet/edge1' && e.changed.includes('kubeconfig')), 'kubeconfig change notified');
+    await eventually(() => watched.informer.state, (st) => st === 'stopped', { message: 'old factory stopped' });
+    assert.notEqual(await registry.informers('Sveltos:fleet/edge1'), factory, 'a new factory for the new kubeconfig');
     const down = await sc('fleet', 'edge1');
     assert.equal(down!.status!.ready, true, 'ready stays true: a blip never unselects a cluster');
     assert.ok(registry.matching({ clusterSelector: 'env=prod' }).some((e) => e.key === 'Sveltos:fleet/edge1'));

@@ -53,7 +53,7 @@ export class ClusterError extends Error {
 }
 
 /** ClusterChangeKind names what changed about a cluster. */
-export type ClusterChangeKind = 'labels' | 'ready' | 'paused' | 'deleting' | 'connection' | 'spec';
+export type ClusterChangeKind = 'labels' | 'ready' | 'paused' | 'deleting' | 'connection' | 'spec' | 'kubeconfig';
 
 /** ClusterEvent tells listeners a cluster appeared, disappeared or changed in a way that affects selection. */
 export type ClusterEvent =
@@ -136,6 +136,8 @@ export class ClusterRegistry {
   private readonly ownsClients: boolean;
   private readonly kubeconfigs = new Map<string, KubeconfigCacheEntry>();
   private readonly inflight = new Map<string, Promise<KubeClient>>();
+  private readonly factories = new Map<string, InformerFactory>();
+  private readonly removeRebuildListener: () => void;
   private readonly log: Logger;
   private readonly ttl: number;
   private started = false;
@@ -148,6 +150,14 @@ export class ClusterRegistry {
     this.clients = options.clients ?? new ClientCache({ client: options.clientOptions });
     this.log = (options.logger ?? silentLogger()).child({ component: 'clusters' });
     this.ttl = options.kubeconfigTtlMs ?? 30_000;
+    // A cluster whose kubeconfig changed gets a new client: its informer factory is replaced and listeners told.
+    this.removeRebuildListener = this.clients.onRebuild((key) => {
+      const entry = this.entries.get(key);
+      const factory = this.factories.get(key);
+      this.factories.delete(key);
+      void factory?.stop();
+      if (entry) this.emit({ kind: 'cluster', type: 'updated', entry, old: entry, changed: ['kubeconfig'] });
+    });
   }
 
   /** start subscribes to the informers (idempotent); use waitForSync to know when the fleet is fully known. */
@@ -275,6 +285,9 @@ export class ClusterRegistry {
     if (!old) return;
     this.entries.delete(key);
     this.kubeconfigs.delete(key);
+    const factory = this.factories.get(key);
+    this.factories.delete(key);
+    void factory?.stop();
     this.clients.delete(key);
     this.emit({ kind: 'cluster', type: 'removed', entry: old });
   }
@@ -378,6 +391,22 @@ export class ClusterRegistry {
     return p;
   }
 
+  /**
+   * informers returns the shared InformerFactory of a cluster, so every controller watching it shares one list+watch
+   * per key. It is stopped (and a `kubeconfig` change emitted) when the cluster's kubeconfig changes, and stopped
+   * when the cluster goes away: on those events, subscribe again through a fresh call.
+   */
+  async informers(ref: ClusterRefLike | string): Promise<InformerFactory> {
+    const client = await this.client(ref);
+    const key = client.name;
+    const cur = this.factories.get(key);
+    if (cur && cur.client === client) return cur;
+    if (cur) void cur.stop();
+    const factory = new InformerFactory(client, { logger: this.options.logger });
+    this.factories.set(key, factory);
+    return factory;
+  }
+
   /** clientFor is client() for a ClusterRef of a known entry (convenience for controllers holding entries). */
   clientFor(entry: ClusterEntry, opts: { fresh?: boolean } = {}): Promise<KubeClient> {
     return this.client(entry.key, opts);
@@ -413,6 +442,10 @@ export class ClusterRegistry {
     this.crdSub = this.capiSub = this.clusterSetSub = this.setSub = undefined;
     await Promise.all(subs.map((s) => s!.unsubscribe()));
     this.listeners.clear();
+    this.removeRebuildListener();
+    const factories = [...this.factories.values()];
+    this.factories.clear();
+    await Promise.all(factories.map((f) => f.stop()));
     if (this.ownsClients) this.clients.close();
     this.started = false;
   }

@@ -108,6 +108,8 @@ export interface WatchOptions extends ListOptions {
   allowWatchBookmarks?: boolean;
   /** Server-side timeout; the stream ends normally after it. */
   timeoutSeconds?: number;
+  /** Aborts opening the watch (use Watch.stop() once it is open). */
+  signal?: AbortSignal;
 }
 
 /** Watch is an open watch stream. */
@@ -368,6 +370,7 @@ export class KubeClient {
         allowWatchBookmarks: opts.allowWatchBookmarks === false ? undefined : 'true',
         timeoutSeconds: opts.timeoutSeconds,
       },
+      signal: opts.signal,
     });
     let stopped = false;
     let settle!: (err?: unknown) => void;
@@ -419,7 +422,7 @@ export class KubeClient {
     });
     response.once('end', () => settle());
     response.once('aborted', () => settle(this.transport.classify(Object.assign(new Error('watch connection lost'), { code: 'ECONNRESET' }))));
-    response.once('error', (err) => settle(this.transport.classify(err)));
+    response.on('error', (err) => settle(this.transport.classify(err)));
     response.once('close', () => settle(stopped ? undefined : response.complete ? undefined : this.transport.classify(Object.assign(new Error('watch connection closed'), { code: 'ECONNRESET' }))));
     return {
       stop() {

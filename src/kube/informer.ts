@@ -245,6 +245,7 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
             resourceVersion: this.rv,
             allowWatchBookmarks: true,
             timeoutSeconds: Math.floor(min * (1 + Math.random())),
+            signal: this.abort.signal,
           },
           (ev) => this.onWatchEvent(ev.type, ev.object),
         );
@@ -470,7 +471,7 @@ class CrdWatcher implements KindWaiter {
         if (signal.aborted) return;
         const w = await this.client.watch(
           { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
-          { resourceVersion: page.metadata?.resourceVersion, allowWatchBookmarks: false },
+          { resourceVersion: page.metadata?.resourceVersion, allowWatchBookmarks: false, signal },
           (ev) => {
             const spec = (ev.object as { spec?: { group?: string; versions?: { name: string }[] } }).spec;
             for (const v of spec?.versions ?? []) this.client.discovery.invalidate(`${spec?.group}/${v.name}`);

@@ -237,7 +237,8 @@ export class Transport {
           if (watch) clientReq.setTimeout(0);
           resolve({ res, clientReq });
         });
-        clientReq.once('error', (err) => {
+        // `on`, not `once`: a destroyed request can emit a second error, which must not go unhandled.
+        clientReq.on('error', (err) => {
           (err as { reusedSocket?: boolean }).reusedSocket = clientReq.reusedSocket;
           reject(err);
         });
@@ -342,7 +343,7 @@ function readBody(res: IncomingMessage): Promise<string> {
     const chunks: Buffer[] = [];
     res.on('data', (c: Buffer) => chunks.push(c));
     res.once('end', () => resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
-    res.once('error', reject);
+    res.on('error', reject);
     res.once('aborted', () => reject(Object.assign(new Error('response aborted'), { code: 'ECONNRESET' })));
   });
 }
