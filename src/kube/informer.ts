@@ -236,6 +236,7 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
         }
         this.stateValue = 'watching';
         const min = this.options.minWatchTimeoutSeconds ?? 300;
+        let received = 0;
         const w = await this.client.watch<T>(
           gvk,
           {
@@ -247,7 +248,10 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
             timeoutSeconds: Math.floor(min * (1 + Math.random())),
             signal: this.abort.signal,
           },
-          (ev) => this.onWatchEvent(ev.type, ev.object),
+          (ev) => {
+            received++;
+            this.onWatchEvent(ev.type, ev.object);
+          },
         );
         if (this.stopped) {
           w.stop();
@@ -255,12 +259,22 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
         }
         this.current = w;
         this.stats.watches++;
-        // The watch was accepted: the connection is healthy again.
-        this.backoff.reset();
+        const openedAt = Date.now();
+        // A watch that lived a while or delivered something proves the connection healthy again; one the server
+        // drops at once does not, so the backoff keeps growing (client-go: "very short watch").
+        const healthy = () => received > 0 || Date.now() - openedAt >= 1000;
         try {
           await w.done;
+        } catch (err) {
+          if (healthy()) this.backoff.reset();
+          throw err;
         } finally {
           this.current = undefined;
+        }
+        if (healthy()) this.backoff.reset();
+        else if (!this.stopped) {
+          this.stateValue = 'backoff';
+          await sleep(this.backoff.next(), this.abort.signal);
         }
       } catch (err) {
         if (this.stopped) break;
