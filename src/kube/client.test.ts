@@ -10,6 +10,7 @@ import { startTestApiServer, type TestApiServer } from '../../test/support/apise
 import {
   KubeClient,
   createKubeClient,
+  singleContextKubeConfig,
   isAlreadyExists,
   isConflict,
   isGone,
@@ -207,16 +208,7 @@ describe('KubeClient', () => {
     );
     const port = await closedPort();
     const info = await api.cluster();
-    const dead = createKubeClient({
-      object: {
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'dead', cluster: { server: `https://127.0.0.1:${port}/clusters/test`, 'certificate-authority-data': Buffer.from(api.server.caCertificate).toString('base64') } }],
-        users: [{ name: 'u', user: { token: info.token } }],
-        contexts: [{ name: 'dead', context: { cluster: 'dead', user: 'u' } }],
-        'current-context': 'dead',
-      },
-    });
+    const dead = createKubeClient({ object: singleContextKubeConfig({ server: `https://127.0.0.1:${port}/clusters/test`, caPem: api.server.caCertificate, token: info.token }) });
     await assert.rejects(dead.version(), (e) => isUnreachable(e) && e.reason === 'ConnectionRefused' && isUnavailable(e) && !isNotFound(e));
     await assert.rejects(dead.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'x' }), isUnreachable);
     dead.close();
@@ -238,16 +230,7 @@ describe('KubeClient', () => {
       `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(counter)}, 'x');\n` +
         `process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', status: { token: ${JSON.stringify(info.token)}, expirationTimestamp: new Date(Date.now() + 3600e3).toISOString() } }));\n`,
     );
-    const viaExec = createKubeClient({
-      object: {
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'e', cluster: { server: info.server, 'certificate-authority-data': Buffer.from(api.server.caCertificate).toString('base64') } }],
-        users: [{ name: 'u', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1beta1', command: process.execPath, args: [script], interactiveMode: 'Never' } } }],
-        contexts: [{ name: 'e', context: { cluster: 'e', user: 'u' } }],
-        'current-context': 'e',
-      },
-    });
+    const viaExec = createKubeClient({ object: singleContextKubeConfig({ server: info.server, caPem: api.server.caCertificate, exec: { apiVersion: 'client.authentication.k8s.io/v1beta1', command: process.execPath, args: [script], interactiveMode: 'Never' } }) });
     try {
       for (let i = 0; i < 3; i++) assert.ok((await viaExec.list({ apiVersion: 'v1', kind: 'Namespace' })).items.length > 0);
       assert.equal(readFileSync(counter, 'utf8'), 'x', 'the plugin ran once; its unexpired token was reused');
@@ -259,16 +242,7 @@ describe('KubeClient', () => {
 
   test('plain HTTP servers work with a token (as with kubectl)', async () => {
     const info = await api.cluster();
-    const plain = createKubeClient({
-      object: {
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'p', cluster: { server: info.httpServer } }],
-        users: [{ name: 'u', user: { token: info.token } }],
-        contexts: [{ name: 'p', context: { cluster: 'p', user: 'u' } }],
-        'current-context': 'p',
-      },
-    });
+    const plain = createKubeClient({ object: singleContextKubeConfig({ server: info.httpServer, token: info.token }) });
     const v = await plain.version();
     assert.equal(v.major, '1');
     plain.close();

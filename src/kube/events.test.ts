@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { startTestApiServer, type TestApiServer } from '../../test/support/apiserver.js';
-import { EventRecorder, KubeClient, createKubeClient, type KubeObject } from './index.js';
+import { EventRecorder, KubeClient, createKubeClient, singleContextKubeConfig, type KubeObject } from './index.js';
 
 type Ev = KubeObject & { count: number; reason: string; message: string; type: string; involvedObject: Record<string, string>; firstTimestamp: string; lastTimestamp: string; source: { component: string }; reportingComponent: string };
 
@@ -94,16 +94,7 @@ describe('EventRecorder', () => {
 
   test('recording never throws or blocks, even when the cluster is unreachable or the object is malformed', async () => {
     const info = await api.cluster();
-    const dead = createKubeClient({
-      object: {
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'd', cluster: { server: 'http://127.0.0.1:1' } }],
-        users: [{ name: 'u', user: { token: info.token } }],
-        contexts: [{ name: 'd', context: { cluster: 'd', user: 'u' } }],
-        'current-context': 'd',
-      },
-    });
+    const dead = createKubeClient({ object: singleContextKubeConfig({ server: 'http://127.0.0.1:1', token: info.token }) });
     const rec = new EventRecorder(dead);
     rec.event(target, 'Warning', 'X', 'y');
     rec.event({ apiVersion: 'v1', kind: 'ConfigMap' } as unknown as KubeObject, 'Warning', 'X', 'no metadata');

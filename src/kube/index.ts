@@ -27,7 +27,14 @@ export {
   type StatusReason,
   type UnreachableReason,
 } from './errors.js';
-export { flattenKubeConfig, kubeConfigYaml, loadKubeConfig, type KubeConfigSource } from './kubeconfig.js';
+export {
+  flattenKubeConfig,
+  kubeConfigYaml,
+  loadKubeConfig,
+  singleContextKubeConfig,
+  type KubeConfigParts,
+  type KubeConfigSource,
+} from './kubeconfig.js';
 export type { HttpRequest, QueryValue, TransportOptions } from './transport.js';
 export { groupVersionPath, splitGroupVersion, type ResourceInfo, type Discovery } from './discovery.js';
 export {

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { startApiServer } from '../apiserver/index.js';
 import { eventually } from '../../test/support/eventually.js';
 import { startTestApiServer, type TestApiServer } from '../../test/support/apiserver.js';
-import { InformerFactory, KubeClient, createKubeClient, type EventHandlers, type KubeObject } from './index.js';
+import { InformerFactory, KubeClient, createKubeClient, singleContextKubeConfig, type EventHandlers, type KubeObject } from './index.js';
 
 type Rec = { log: string[]; handlers: EventHandlers<KubeObject> };
 
@@ -153,16 +153,7 @@ describe('informers', () => {
     const port = (srv.address() as { port: number }).port;
     await new Promise<void>((r) => srv.close(() => r()));
     const info = await api.cluster();
-    const dead = createKubeClient({
-      object: {
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'd', cluster: { server: `http://127.0.0.1:${port}` } }],
-        users: [{ name: 'u', user: { token: info.token } }],
-        contexts: [{ name: 'd', context: { cluster: 'd', user: 'u' } }],
-        'current-context': 'd',
-      },
-    });
+    const dead = createKubeClient({ object: singleContextKubeConfig({ server: `http://127.0.0.1:${port}`, token: info.token }) });
     const factory = new InformerFactory(dead, { backoff: { initialMs: 100, maxMs: 400 } });
     const sub = factory.subscribe({ ...CM });
     await eventually(() => sub.informer.stats.failures, (n) => n >= 3, { message: 'three failed attempts' });

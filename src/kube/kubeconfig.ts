@@ -152,3 +152,34 @@ export function currentServer(kc: KubeConfig): string {
   if (!cluster) throw new KubeConfigError('NoCluster', 'kubeconfig has no current cluster');
   return cluster.server;
 }
+
+/** KubeConfigParts are what a single-context kubeconfig needs: a server, optionally a CA (PEM) and credentials. */
+export interface KubeConfigParts {
+  server: string;
+  /** PEM of the CA that signed the server certificate. */
+  caPem?: string;
+  token?: string;
+  /** An exec credential plugin (client.authentication.k8s.io ExecConfig) instead of a token. */
+  exec?: Record<string, unknown>;
+  /** Name of the cluster, user and context (default `cluster`). */
+  name?: string;
+}
+
+/** singleContextKubeConfig builds a kubeconfig document with one cluster, user and context. */
+export function singleContextKubeConfig(p: KubeConfigParts): Record<string, unknown> {
+  const name = p.name ?? 'cluster';
+  const cluster: Record<string, unknown> = { server: p.server };
+  if (p.caPem) cluster['certificate-authority-data'] = Buffer.from(p.caPem).toString('base64');
+  const user: Record<string, unknown> = {};
+  if (p.token) user.token = p.token;
+  if (p.exec) user.exec = p.exec;
+  return {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name, cluster }],
+    users: [{ name, user }],
+    contexts: [{ name, context: { cluster: name, user: name } }],
+    'current-context': name,
+    preferences: {},
+  };
+}
