@@ -11,8 +11,9 @@ export const SVELTOS_CLUSTER = { apiVersion: 'lib.projectsveltos.io/v1beta1', ki
 export const CAPI_GROUP = 'cluster.x-k8s.io';
 /** CAPI_CRD_NAME is the name of the Cluster API Cluster CRD. */
 export const CAPI_CRD_NAME = 'clusters.cluster.x-k8s.io';
-/** CLUSTER_SET and SET are the GVKs of ClusterSet (cluster-scoped) and Set (namespaced). */
+/** CLUSTER_SET is the GVK of ClusterSet (cluster-scoped). */
 export const CLUSTER_SET = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'ClusterSet' } as const;
+/** SET is the GVK of Set (namespaced). */
 export const SET = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'Set' } as const;
 /** K8S_VERSION_LABEL is the label the readiness probe sets to the cluster's Kubernetes version (vX.Y.Z). */
 export const K8S_VERSION_LABEL = 'projectsveltos.io/k8s-version';

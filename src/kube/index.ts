@@ -83,6 +83,7 @@ export {
   type InformerState,
   type InformerStats,
   type InformerView,
+  type KindWaiter,
   type Subscription,
 } from './informer.js';
 export { ExponentialRateLimiter, WorkQueue, type RateLimiter, type WorkQueueOptions } from './workqueue.js';
