@@ -234,7 +234,7 @@ describe('fleet registry', () => {
   test('Cluster API clusters appear once the CRD is installed, with CAPI readiness, and survive a v1beta1→v1beta2 upgrade', async () => {
     assert.equal(registry.capiApiVersion, undefined);
     await mgmt.create(capiCrd(['v1beta1']));
-    await eventually(() => registry.capiApiVersion, (v) => v === 'v1beta1', { message: 'following CAPI v1beta1' });
+    await eventually(() => registry.capiApiVersion, (v) => v === 'cluster.x-k8s.io/v1beta1', { message: 'following CAPI v1beta1' });
     await mgmt.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'capi' } });
     await mgmt.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'c1-kubeconfig', namespace: 'capi' }, data: { value: Buffer.from(api.server.kubeconfigYaml('edge2')).toString('base64') } });
     const c1 = await mgmt.create({ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Cluster', metadata: { name: 'c1', namespace: 'capi', labels: { env: 'capi' } }, spec: {} });
@@ -253,7 +253,7 @@ describe('fleet registry', () => {
     events.length = 0;
     const crd = await mgmt.get({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'clusters.cluster.x-k8s.io' });
     await mgmt.update({ ...crd, spec: capiCrd(['v1beta1', 'v1beta2']).spec });
-    await eventually(() => registry.capiApiVersion, (v) => v === 'v1beta2', { message: 'following CAPI v1beta2' });
+    await eventually(() => registry.capiApiVersion, (v) => v === 'cluster.x-k8s.io/v1beta2', { message: 'following CAPI v1beta2' });
     await eventually(() => registry.get('Capi:capi/c1')?.ref.apiVersion, (v) => v === 'cluster.x-k8s.io/v1beta2', { message: 'c1 re-read as v1beta2' });
     assert.ok(!events.some((x) => x.kind === 'cluster' && x.type === 'removed'), 'the upgrade removes no cluster');
     assert.deepEqual(keys(registry.matching({ clusterSelector: 'env=capi' })), ['Capi:capi/c1']);

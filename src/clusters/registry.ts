@@ -207,9 +207,9 @@ export class ClusterRegistry {
     return this.started && all.every((s) => s!.informer.hasSynced());
   }
 
-  /** capiApiVersion is the Cluster API version being watched (undefined: the CRD is not installed). */
+  /** capiApiVersion is the Cluster API apiVersion being watched, e.g. `cluster.x-k8s.io/v1beta2` (undefined: no CRD). */
   get capiApiVersion(): string | undefined {
-    return this.capiVersion;
+    return this.capiVersion && `${CAPI_GROUP}/${this.capiVersion}`;
   }
 
   private followCapiCrd(crd: KubeObject | undefined): void {
