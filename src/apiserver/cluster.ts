@@ -1,0 +1,307 @@
+// Cluster: the in-memory state of one virtual cluster (tables of objects, indexes, allocators, resource registry,
+// watch hub) and the only place that writes it. Every write is queued into the store's group commit; watch events
+// are published after the commit, and a failed commit undoes the memory change.
+import { newNodePortAllocator, newServiceIPAllocator, type RangeAllocator } from './allocator.js';
+import type { Allocator, ResourceDescriptor } from './resource.js';
+import { gvString } from './resource.js';
+import { requestEntityTooLarge } from './status.js';
+import type { Store } from './store.js';
+import type { KubeObject, ObjectMeta, Stored } from './types.js';
+import { WatchHub, type ChangeEvent } from './watch.js';
+
+/** MAX_OBJECT_BYTES is etcd's default request limit (1.5 MiB); larger objects are refused with 413. */
+export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
+
+/** Logger is the logging port the server uses (pino-compatible subset). */
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+}
+
+/** ServerContext is what every cluster shares: the store, the resourceVersion counter and the clock. */
+export interface ServerContext {
+  readonly store: Store;
+  nextRv(): number;
+  currentRv(): number;
+  now(): Date;
+  readonly logger: Logger;
+  readonly watchWindow: number;
+}
+
+/** Table holds the objects of one storage key, by "namespace/name". */
+export class Table {
+  readonly objects = new Map<string, Stored>();
+  private sorted: string[] | undefined;
+
+  /** sortedKeys returns the keys in etcd key order (cached until the key set changes). */
+  sortedKeys(): string[] {
+    if (!this.sorted) this.sorted = [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return this.sorted;
+  }
+
+  /** set stores an entry, invalidating the key order when the key is new. */
+  set(key: string, s: Stored): void {
+    if (!this.objects.has(key)) this.sorted = undefined;
+    this.objects.set(key, s);
+  }
+
+  /** delete removes an entry. */
+  delete(key: string): void {
+    if (this.objects.delete(key)) this.sorted = undefined;
+  }
+}
+
+/** objectKey is the key of an object in its table. */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return `${namespace ?? ''}/${name}`;
+}
+
+/** serialize renders an object as JSON with apiVersion, kind and metadata first. */
+export function serialize(obj: KubeObject): string {
+  const { apiVersion, kind, metadata, ...rest } = obj;
+  return JSON.stringify({ apiVersion, kind, metadata, ...rest });
+}
+
+/** ResourceRegistry indexes the descriptors a cluster serves (built-ins plus its CRDs). */
+export class ResourceRegistry {
+  private readonly list: ResourceDescriptor[] = [];
+  private readonly byGVR = new Map<string, ResourceDescriptor>();
+  private readonly byGR = new Map<string, ResourceDescriptor>();
+  private readonly byStorage = new Map<string, ResourceDescriptor>();
+  /** generation increments on every change (discovery caches key on it). */
+  generation = 0;
+
+  constructor(builtins: ResourceDescriptor[]) {
+    for (const d of builtins) this.add(d);
+  }
+
+  /** add registers a descriptor (replacing one with the same group and plural). */
+  add(d: ResourceDescriptor): void {
+    this.remove(d.group, d.plural);
+    this.list.push(d);
+    for (const v of d.versions) this.byGVR.set(`${d.group}/${v}/${d.plural}`, d);
+    this.byGR.set(`${d.group}/${d.plural}`, d);
+    if (!this.byStorage.has(d.storage) || d.storage === `${d.group}/${d.plural}`) this.byStorage.set(d.storage, d);
+    this.generation++;
+  }
+
+  /** remove unregisters the descriptor of group/plural. */
+  remove(group: string, plural: string): ResourceDescriptor | undefined {
+    const d = this.byGR.get(`${group}/${plural}`);
+    if (!d) return undefined;
+    this.list.splice(this.list.indexOf(d), 1);
+    for (const v of d.versions) this.byGVR.delete(`${d.group}/${v}/${d.plural}`);
+    this.byGR.delete(`${group}/${plural}`);
+    if (this.byStorage.get(d.storage) === d) this.byStorage.delete(d.storage);
+    this.generation++;
+    return d;
+  }
+
+  /** lookup finds the descriptor serving group/version/plural. */
+  lookup(group: string, version: string, plural: string): ResourceDescriptor | undefined {
+    return this.byGVR.get(`${group}/${version}/${plural}`);
+  }
+
+  /** forGroupResource finds the descriptor of group/plural (any version). */
+  forGroupResource(group: string, plural: string): ResourceDescriptor | undefined {
+    return this.byGR.get(`${group}/${plural}`);
+  }
+
+  /** forStorage finds the primary descriptor of a storage table. */
+  forStorage(storage: string): ResourceDescriptor | undefined {
+    return this.byStorage.get(storage);
+  }
+
+  /** forKind finds the descriptor serving apiVersion + kind. */
+  forKind(apiVersion: string, kind: string): ResourceDescriptor | undefined {
+    return this.list.find((d) => d.kind === kind && d.versions.some((v) => gvString(d.group, v) === apiVersion));
+  }
+
+  /** all lists the descriptors in registration order. */
+  all(): readonly ResourceDescriptor[] {
+    return this.list;
+  }
+}
+
+/** Cluster is one virtual cluster's state. */
+export class Cluster {
+  readonly hub: WatchHub;
+  readonly tables = new Map<string, Table>();
+  readonly registry: ResourceRegistry;
+  private readonly uidIndex = new Map<string, { storage: string; key: string }>();
+  private readonly ownerIndex = new Map<string, Set<string>>();
+  private readonly allocators = new Map<string, RangeAllocator>();
+  private readonly writeListeners: ((storage: string, cur: Stored | undefined, prev: Stored | undefined) => void)[] = [];
+
+  constructor(
+    readonly name: string,
+    public token: string,
+    readonly ctx: ServerContext,
+    builtins: ResourceDescriptor[],
+  ) {
+    this.hub = new WatchHub(ctx.currentRv(), ctx.watchWindow);
+    this.registry = new ResourceRegistry(builtins);
+    this.allocators.set('serviceIPs', newServiceIPAllocator());
+    this.allocators.set('nodePorts', newNodePortAllocator());
+  }
+
+  /** allocator returns a named allocator ('serviceIPs', 'nodePorts', 'loadBalancer'). */
+  allocator(name: string): Allocator {
+    const a = this.allocators.get(name);
+    if (!a) throw new Error(`no allocator ${name}`);
+    return a;
+  }
+
+  /** setAllocator installs (or replaces) a named allocator, e.g. the load-balancer pool. */
+  setAllocator(name: string, a: RangeAllocator): void {
+    this.allocators.set(name, a);
+  }
+
+  /** hasAllocator tells whether a named allocator exists. */
+  hasAllocator(name: string): boolean {
+    return this.allocators.has(name);
+  }
+
+  /** onWrite registers a listener run synchronously on every change in memory (and on its undo after a failed
+   * commit), before the change is committed; the CRD registry uses it so a new resource is served at once. */
+  onWrite(fn: (storage: string, cur: Stored | undefined, prev: Stored | undefined) => void): void {
+    this.writeListeners.push(fn);
+  }
+
+  private notify(storage: string, cur: Stored | undefined, prev: Stored | undefined): void {
+    for (const fn of this.writeListeners) fn(storage, cur, prev);
+  }
+
+  /** table returns (creating) the table of a storage key. */
+  table(storage: string): Table {
+    let t = this.tables.get(storage);
+    if (!t) this.tables.set(storage, (t = new Table()));
+    return t;
+  }
+
+  /** get reads one object. */
+  get(storage: string, namespace: string | undefined, name: string): Stored | undefined {
+    return this.tables.get(storage)?.objects.get(objectKey(namespace, name));
+  }
+
+  /** byUid finds an object by metadata.uid. */
+  byUid(uid: string): Stored | undefined {
+    const at = this.uidIndex.get(uid);
+    return at ? this.tables.get(at.storage)?.objects.get(at.key) : undefined;
+  }
+
+  /** dependentsOf lists [storage, key] of the objects whose ownerReferences name uid. */
+  dependentsOf(uid: string): { storage: string; key: string }[] {
+    const set = this.ownerIndex.get(uid);
+    if (!set) return [];
+    return [...set].map((s) => {
+      const i = s.indexOf('\u0000');
+      return { storage: s.slice(0, i), key: s.slice(i + 1) };
+    });
+  }
+
+  private index(storage: string, key: string, meta: ObjectMeta | undefined, add: boolean): void {
+    if (!meta) return;
+    if (meta.uid) {
+      if (add) this.uidIndex.set(meta.uid, { storage, key });
+      else if (this.uidIndex.get(meta.uid)?.key === key) this.uidIndex.delete(meta.uid);
+    }
+    for (const ref of meta.ownerReferences ?? []) {
+      if (!ref?.uid) continue;
+      const id = `${storage}\u0000${key}`;
+      let set = this.ownerIndex.get(ref.uid);
+      if (add) {
+        if (!set) this.ownerIndex.set(ref.uid, (set = new Set()));
+        set.add(id);
+      } else if (set) {
+        set.delete(id);
+        if (set.size === 0) this.ownerIndex.delete(ref.uid);
+      }
+    }
+  }
+
+  private setEntry(storage: string, key: string, prev: Stored | undefined, next: Stored | undefined): void {
+    const t = this.table(storage);
+    if (prev) this.index(storage, key, prev.obj.metadata, false);
+    if (next) {
+      t.set(key, next);
+      this.index(storage, key, next.obj.metadata, true);
+    } else t.delete(key);
+  }
+
+  /** load puts an object read from the store at startup (no write, no event). */
+  load(storage: string, obj: KubeObject & { metadata: ObjectMeta }, rv: number, json: string): void {
+    const key = objectKey(obj.metadata.namespace, obj.metadata.name!);
+    this.setEntry(storage, key, undefined, { obj, rv, json });
+  }
+
+  /** put writes obj (resourceVersion assigned here) and queues it for commit. Throws 413 when too large. */
+  put(storage: string, obj: KubeObject & { metadata: ObjectMeta }, opts: { onFail?: () => void } = {}): Stored {
+    const key = objectKey(obj.metadata.namespace, obj.metadata.name!);
+    const t = this.table(storage);
+    const prev = t.objects.get(key);
+    const rv = this.ctx.nextRv();
+    obj.metadata.resourceVersion = String(rv);
+    const json = serialize(obj);
+    if (json.length > MAX_OBJECT_BYTES && Buffer.byteLength(json) > MAX_OBJECT_BYTES) {
+      throw requestEntityTooLarge('etcdserver: request is too large');
+    }
+    const next: Stored = { obj, rv, json };
+    this.setEntry(storage, key, prev, next);
+    this.notify(storage, next, prev);
+    const ev: ChangeEvent = { type: prev ? 'MODIFIED' : 'ADDED', rv, storage, cur: next, prev };
+    this.ctx.store.write(
+      { op: 'put', cluster: this.name, resource: storage, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name!, rv, data: json },
+      {
+        committed: () => this.hub.publish(ev),
+        failed: () => {
+          if (t.objects.get(key) === next) {
+            this.setEntry(storage, key, next, prev);
+            this.notify(storage, prev, next);
+          }
+          opts.onFail?.();
+        },
+      },
+    );
+    return next;
+  }
+
+  /** remove deletes an object and queues the deletion; returns the deletion's resourceVersion. */
+  remove(storage: string, namespace: string | undefined, name: string, opts: { onCommit?: () => void } = {}): number {
+    const key = objectKey(namespace, name);
+    const t = this.table(storage);
+    const prev = t.objects.get(key);
+    if (!prev) throw new Error(`remove of missing ${storage} ${key}`);
+    const rv = this.ctx.nextRv();
+    this.setEntry(storage, key, prev, undefined);
+    this.notify(storage, undefined, prev);
+    const ev: ChangeEvent = { type: 'DELETED', rv, storage, prev };
+    this.ctx.store.write(
+      { op: 'delete', cluster: this.name, resource: storage, namespace: namespace ?? '', name, rv },
+      {
+        committed: () => {
+          this.hub.publish(ev);
+          opts.onCommit?.();
+        },
+        failed: () => {
+          if (!t.objects.has(key)) {
+            this.setEntry(storage, key, undefined, prev);
+            this.notify(storage, prev, undefined);
+          }
+        },
+      },
+    );
+    return rv;
+  }
+
+  /** dropTable removes every object of a storage table at once (a CRD's last instances are gone). */
+  dropTable(storage: string): void {
+    const t = this.tables.get(storage);
+    if (!t) return;
+    for (const [key, s] of t.objects) this.index(storage, key, s.obj.metadata, false);
+    this.tables.delete(storage);
+    this.ctx.store.write({ op: 'deleteResource', cluster: this.name, resource: storage, rv: this.ctx.currentRv() });
+  }
+}

@@ -1,0 +1,171 @@
+// builtin-overlay: what client-node's model metadata does not carry about the built-in kinds, written from the Go
+// struct tags of k8s.io/api 1.32 (+patchMergeKey, +patchStrategy, +listType, +listMapKey, +mapType, +structType,
+// +enum, +default): SMP/SSA list semantics, atomic maps and structs, enums, quantities, key defaults, and where each
+// model class lives (its OpenAPI definition name).
+
+/** FieldOverlay adds OpenAPI extensions and constraints to one field of one model class. */
+export interface FieldOverlay {
+  /** x-kubernetes-patch-merge-key */
+  mergeKey?: string;
+  /** x-kubernetes-patch-strategy: merge | retainKeys | merge,retainKeys | replace */
+  strategy?: string;
+  /** x-kubernetes-list-type (lists default to atomic) */
+  listType?: 'atomic' | 'set' | 'map';
+  /** x-kubernetes-list-map-keys */
+  keys?: string[];
+  /** x-kubernetes-map-type for map-valued fields (maps default to granular) */
+  mapType?: 'atomic' | 'granular';
+  /** enum of the field (or of the list items / map values) */
+  enum?: string[];
+  /** the string (or map of strings) holds resource.Quantity values */
+  quantity?: boolean;
+  default?: unknown;
+}
+
+const mapBy = (key: string, strategy = 'merge'): FieldOverlay => ({ mergeKey: key, strategy, listType: 'map', keys: [key] });
+const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+
+/** FIELD_OVERLAY is keyed by "ModelClass.jsonName". */
+export const FIELD_OVERLAY: Record<string, FieldOverlay> = {
+  // meta/v1
+  'V1ObjectMeta.finalizers': { strategy: 'merge', listType: 'set' },
+  'V1ObjectMeta.ownerReferences': mapBy('uid'),
+  // core/v1 Pod
+  'V1PodSpec.volumes': mapBy('name', 'merge,retainKeys'),
+  'V1PodSpec.initContainers': mapBy('name'),
+  'V1PodSpec.containers': mapBy('name'),
+  'V1PodSpec.ephemeralContainers': mapBy('name'),
+  'V1PodSpec.imagePullSecrets': mapBy('name'),
+  'V1PodSpec.hostAliases': mapBy('ip'),
+  'V1PodSpec.topologySpreadConstraints': { mergeKey: 'topologyKey', strategy: 'merge', listType: 'map', keys: ['topologyKey', 'whenUnsatisfiable'] },
+  'V1PodSpec.schedulingGates': mapBy('name'),
+  'V1PodSpec.resourceClaims': mapBy('name', 'merge,retainKeys'),
+  'V1PodSpec.nodeSelector': { mapType: 'atomic' },
+  'V1PodSpec.overhead': { quantity: true },
+  'V1PodSpec.restartPolicy': { enum: ['Always', 'Never', 'OnFailure'] },
+  'V1PodSpec.dnsPolicy': { enum: ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'] },
+  'V1PodSpec.preemptionPolicy': { enum: ['Never', 'PreemptLowerPriority'] },
+  'V1PodStatus.conditions': mapBy('type'),
+  'V1PodStatus.podIPs': mapBy('ip'),
+  'V1PodStatus.hostIPs': { mergeKey: 'ip', strategy: 'merge', listType: 'atomic' },
+  'V1PodStatus.resourceClaimStatuses': mapBy('name', 'merge,retainKeys'),
+  'V1PodStatus.phase': { enum: ['Failed', 'Pending', 'Running', 'Succeeded', 'Unknown'] },
+  'V1ContainerStatus.volumeMounts': mapBy('mountPath'),
+  'V1ContainerStatus.allocatedResources': { quantity: true },
+  'V1ContainerStatus.allocatedResourcesStatus': mapBy('name'),
+  'V1ResourceStatus.resources': { listType: 'map', keys: ['resourceID'] },
+  'V1ResourceRequirements.limits': { quantity: true },
+  'V1ResourceRequirements.requests': { quantity: true },
+  'V1ResourceRequirements.claims': { listType: 'map', keys: ['name'] },
+  'V1VolumeResourceRequirements.limits': { quantity: true },
+  'V1VolumeResourceRequirements.requests': { quantity: true },
+  'V1EmptyDirVolumeSource.sizeLimit': { quantity: true },
+  'V1ResourceFieldSelector.divisor': { quantity: true },
+  'V1Toleration.operator': { enum: ['Equal', 'Exists'] },
+  'V1Toleration.effect': { enum: ['NoExecute', 'NoSchedule', 'PreferNoSchedule'] },
+  'V1NodeSelectorRequirement.operator': { enum: ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn'] },
+  'V1TopologySpreadConstraint.whenUnsatisfiable': { enum: ['DoNotSchedule', 'ScheduleAnyway'] },
+  'V1HTTPGetAction.scheme': { enum: ['HTTP', 'HTTPS'] },
+  'V1ContainerPort.protocol': { enum: PROTOCOLS, default: 'TCP' },
+  // core/v1 containers (Container and EphemeralContainer share EphemeralContainerCommon's tags)
+  ...Object.fromEntries(
+    ['V1Container', 'V1EphemeralContainer'].flatMap((c) => [
+      [`${c}.ports`, { mergeKey: 'containerPort', strategy: 'merge', listType: 'map', keys: ['containerPort', 'protocol'] }],
+      [`${c}.env`, mapBy('name')],
+      [`${c}.volumeMounts`, mapBy('mountPath')],
+      [`${c}.volumeDevices`, mapBy('devicePath')],
+      [`${c}.imagePullPolicy`, { enum: ['Always', 'IfNotPresent', 'Never'] }],
+      [`${c}.terminationMessagePolicy`, { enum: ['FallbackToLogsOnError', 'File'] }],
+    ]),
+  ),
+  // core/v1 Service
+  'V1ServiceSpec.ports': { mergeKey: 'port', strategy: 'merge', listType: 'map', keys: ['port', 'protocol'] },
+  'V1ServiceSpec.selector': { mapType: 'atomic' },
+  'V1ServiceSpec.type': { enum: ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'] },
+  'V1ServiceSpec.sessionAffinity': { enum: ['ClientIP', 'None'] },
+  'V1ServiceSpec.externalTrafficPolicy': { enum: ['Cluster', 'Local'] },
+  'V1ServiceSpec.internalTrafficPolicy': { enum: ['Cluster', 'Local'] },
+  'V1ServiceSpec.ipFamilyPolicy': { enum: ['PreferDualStack', 'RequireDualStack', 'SingleStack'] },
+  'V1ServiceSpec.ipFamilies': { enum: ['IPv4', 'IPv6'] },
+  'V1ServiceStatus.conditions': mapBy('type'),
+  'V1ServicePort.protocol': { enum: PROTOCOLS, default: 'TCP' },
+  'CoreV1EndpointPort.protocol': { enum: PROTOCOLS },
+  // core/v1 Namespace, ServiceAccount
+  'V1NamespaceStatus.conditions': mapBy('type'),
+  'V1NamespaceStatus.phase': { enum: ['Active', 'Terminating'] },
+  'V1ServiceAccount.secrets': mapBy('name'),
+  // apps/v1
+  'V1DeploymentSpec.strategy': { strategy: 'retainKeys' },
+  'V1DeploymentStatus.conditions': mapBy('type'),
+  'V1DeploymentStrategy.type': { enum: ['Recreate', 'RollingUpdate'] },
+  // discovery/v1
+  'V1Endpoint.addresses': { listType: 'set' },
+  'V1EndpointSlice.addressType': { enum: ['FQDN', 'IPv4', 'IPv6'] },
+  'DiscoveryV1EndpointPort.protocol': { enum: PROTOCOLS },
+  // networking/v1
+  'V1NetworkPolicySpec.policyTypes': { enum: ['Egress', 'Ingress'] },
+  'V1NetworkPolicyPort.protocol': { enum: PROTOCOLS },
+  'V1HTTPIngressPath.pathType': { enum: ['Exact', 'ImplementationSpecific', 'Prefix'] },
+  // apiextensions/v1
+  'V1CustomResourceDefinitionStatus.conditions': { listType: 'map', keys: ['type'] },
+};
+
+/** ATOMIC_STRUCTS are model classes tagged +structType=atomic (x-kubernetes-map-type: atomic on the object). */
+export const ATOMIC_STRUCTS = new Set([
+  'V1LabelSelector', 'V1LocalObjectReference', 'V1ObjectReference', 'V1ConfigMapKeySelector', 'V1SecretKeySelector',
+  'V1ObjectFieldSelector', 'V1ResourceFieldSelector', 'V1NodeSelector', 'V1NodeSelectorTerm',
+  'V1TypedLocalObjectReference', 'V1FileKeySelector',
+]);
+
+/** DEFINITION_PACKAGE maps model classes outside core/v1 to their OpenAPI definition package. */
+const PACKAGES: [string, string[]][] = [
+  ['io.k8s.apimachinery.pkg.apis.meta.v1', ['V1ObjectMeta', 'V1ListMeta', 'V1LabelSelector', 'V1LabelSelectorRequirement', 'V1ManagedFieldsEntry', 'V1OwnerReference', 'V1Condition', 'V1Status', 'V1StatusCause', 'V1StatusDetails', 'V1DeleteOptions', 'V1Preconditions', 'V1APIResource', 'V1APIResourceList']],
+  ['io.k8s.api.apps.v1', ['V1Deployment', 'V1DeploymentSpec', 'V1DeploymentStatus', 'V1DeploymentStrategy', 'V1DeploymentCondition', 'V1RollingUpdateDeployment']],
+  ['io.k8s.api.rbac.v1', ['V1Role', 'V1ClusterRole', 'V1RoleBinding', 'V1ClusterRoleBinding', 'V1PolicyRule', 'V1AggregationRule', 'V1RoleRef', 'RbacV1Subject']],
+  ['io.k8s.api.networking.v1', ['V1NetworkPolicy', 'V1NetworkPolicySpec', 'V1NetworkPolicyIngressRule', 'V1NetworkPolicyEgressRule', 'V1NetworkPolicyPeer', 'V1NetworkPolicyPort', 'V1IPBlock', 'V1Ingress', 'V1IngressSpec', 'V1IngressStatus', 'V1IngressRule', 'V1IngressBackend', 'V1IngressServiceBackend', 'V1ServiceBackendPort', 'V1IngressTLS', 'V1HTTPIngressRuleValue', 'V1HTTPIngressPath', 'V1IngressLoadBalancerStatus', 'V1IngressLoadBalancerIngress', 'V1IngressPortStatus']],
+  ['io.k8s.api.discovery.v1', ['V1EndpointSlice', 'V1Endpoint', 'V1EndpointConditions', 'V1EndpointHints', 'V1ForZone', 'V1ForNode', 'DiscoveryV1EndpointPort']],
+  ['io.k8s.api.coordination.v1', ['V1Lease', 'V1LeaseSpec']],
+  ['io.k8s.api.events.v1', ['EventsV1Event', 'EventsV1EventSeries']],
+  ['io.k8s.api.autoscaling.v1', ['V1Scale', 'V1ScaleSpec', 'V1ScaleStatus']],
+  ['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1', ['V1CustomResourceDefinition', 'V1CustomResourceDefinitionSpec', 'V1CustomResourceDefinitionStatus', 'V1CustomResourceDefinitionNames', 'V1CustomResourceDefinitionVersion', 'V1CustomResourceDefinitionCondition', 'V1CustomResourceColumnDefinition', 'V1CustomResourceConversion', 'V1CustomResourceSubresources', 'V1CustomResourceSubresourceScale', 'V1CustomResourceValidation', 'V1JSONSchemaProps', 'V1ExternalDocumentation', 'V1ValidationRule', 'V1SelectableField', 'V1WebhookConversion', 'ApiextensionsV1ServiceReference', 'ApiextensionsV1WebhookClientConfig']],
+];
+const PACKAGE_OF = new Map(PACKAGES.flatMap(([pkg, classes]) => classes.map((c) => [c, pkg] as const)));
+
+/** definitionName gives the upstream OpenAPI definition name of a model class (io.k8s.api.core.v1.PodSpec). */
+export function definitionName(cls: string): string {
+  const goName = cls.replace(/^(CoreV1|EventsV1|DiscoveryV1|RbacV1|ApiextensionsV1|V1)/, '');
+  return `${PACKAGE_OF.get(cls) ?? 'io.k8s.api.core.v1'}.${goName}`;
+}
+
+/** BuiltinKind is one served built-in kind and the model class that describes it. */
+export interface BuiltinKind {
+  group: string;
+  version: string;
+  kind: string;
+  cls: string;
+}
+
+/** BUILTIN_KINDS lists the built-in kinds with schemas (the served kinds, plus autoscaling/v1 Scale and v1 Status). */
+export const BUILTIN_KINDS: BuiltinKind[] = [
+  { group: '', version: 'v1', kind: 'Namespace', cls: 'V1Namespace' },
+  { group: '', version: 'v1', kind: 'ConfigMap', cls: 'V1ConfigMap' },
+  { group: '', version: 'v1', kind: 'Secret', cls: 'V1Secret' },
+  { group: '', version: 'v1', kind: 'Service', cls: 'V1Service' },
+  { group: '', version: 'v1', kind: 'Endpoints', cls: 'V1Endpoints' },
+  { group: '', version: 'v1', kind: 'Pod', cls: 'V1Pod' },
+  { group: '', version: 'v1', kind: 'ServiceAccount', cls: 'V1ServiceAccount' },
+  { group: '', version: 'v1', kind: 'Event', cls: 'CoreV1Event' },
+  { group: '', version: 'v1', kind: 'Status', cls: 'V1Status' },
+  { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', cls: 'V1EndpointSlice' },
+  { group: 'apps', version: 'v1', kind: 'Deployment', cls: 'V1Deployment' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', cls: 'V1Role' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', cls: 'V1ClusterRole' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', cls: 'V1RoleBinding' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', cls: 'V1ClusterRoleBinding' },
+  { group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy', cls: 'V1NetworkPolicy' },
+  { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', cls: 'V1Ingress' },
+  { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', cls: 'V1Lease' },
+  { group: 'events.k8s.io', version: 'v1', kind: 'Event', cls: 'EventsV1Event' },
+  { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', cls: 'V1CustomResourceDefinition' },
+  { group: 'autoscaling', version: 'v1', kind: 'Scale', cls: 'V1Scale' },
+];

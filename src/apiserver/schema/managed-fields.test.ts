@@ -1,0 +1,195 @@
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { builtinSchema } from './builtin.js';
+import { isPatchError } from './errors.js';
+import { conflictCauses, serverSideApply, trackUpdate } from './managed-fields.js';
+import type { ApplyResult, JSONSchemaProps, ManagedFieldsEntry } from './types.js';
+
+const cmSchema = builtinSchema('', 'v1', 'ConfigMap')!;
+const depSchema = builtinSchema('apps', 'v1', 'Deployment')!;
+const T1 = '2024-05-01T10:00:00Z';
+const T2 = '2024-05-01T10:00:05.123Z';
+
+type Obj = Record<string, any>;
+const cm = (data: Record<string, string>, extra: Obj = {}): Obj => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'c', namespace: 'default', ...extra },
+  data,
+});
+const stored = (o: Obj): Obj => ({ ...o, metadata: { ...o.metadata, uid: 'u1', resourceVersion: '1' } });
+
+function apply(live: Obj | undefined, applied: Obj, manager: string, force = false, schema: JSONSchemaProps = cmSchema, now = T1): ApplyResult {
+  return serverSideApply(live, applied, { manager, force, schema, apiVersion: applied.apiVersion, now });
+}
+function ok(r: ApplyResult): Obj {
+  assert.ok(r.ok, r.ok ? '' : r.message);
+  return r.object as Obj;
+}
+const mf = (o: Obj): ManagedFieldsEntry[] => o.metadata.managedFields;
+
+test('apply create: object as applied, one Apply entry with FieldsV1 like structured-merge-diff encodes it', () => {
+  const out = ok(apply(undefined, cm({ key: 'v' }, { labels: { app: 'x' } }), 'kubectl'));
+  assert.deepEqual(out.data, { key: 'v' });
+  assert.deepEqual(mf(out), [
+    {
+      manager: 'kubectl',
+      operation: 'Apply',
+      apiVersion: 'v1',
+      time: T1,
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:data': { 'f:key': {} }, 'f:metadata': { 'f:labels': { 'f:app': {} } } },
+    },
+  ]);
+});
+
+test('update tracking: create marks added maps with "." like kubectl create does', () => {
+  const out = trackUpdate(undefined, cm({ key: 'v' }, { labels: { app: 'x' } }), { manager: 'kubectl-create', schema: cmSchema, apiVersion: 'v1', now: T2 }) as Obj;
+  assert.deepEqual(mf(out), [
+    {
+      manager: 'kubectl-create',
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: '2024-05-01T10:00:05Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:data': { '.': {}, 'f:key': {} }, 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } },
+    },
+  ]);
+});
+
+test('update tracking: untracked existing objects stay untracked; explicit reset clears', () => {
+  const live = stored(cm({ key: 'v' }));
+  const out = trackUpdate(live, cm({ key: 'w' }), { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj;
+  assert.equal(out.metadata.managedFields, undefined);
+  const tracked = trackUpdate(undefined, cm({ key: 'v' }), { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj;
+  const reset = { ...tracked, metadata: { ...tracked.metadata, managedFields: [{}] } };
+  assert.equal((trackUpdate(stored(tracked), reset, { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj).metadata.managedFields, undefined);
+});
+
+test('conflicts: an Update manager changed a field the applier owns; force takes it over', () => {
+  const created = ok(apply(undefined, cm({ key: 'v', other: 'o' }), 'kubectl'));
+  const edited = trackUpdate(stored(created), { ...created, data: { key: 'changed', other: 'o' } }, { manager: 'kubectl-edit', schema: cmSchema, apiVersion: 'v1', now: T2 }) as Obj;
+  const editor = mf(edited).find((e) => e.manager === 'kubectl-edit')!;
+  assert.deepEqual(editor.fieldsV1, { 'f:data': { 'f:key': {} } });
+  assert.deepEqual(mf(edited).find((e) => e.manager === 'kubectl')!.fieldsV1, { 'f:data': { 'f:other': {} } });
+
+  const again = apply(stored(edited), cm({ key: 'v', other: 'o' }), 'kubectl');
+  assert.equal(again.ok, false);
+  if (!again.ok) {
+    assert.equal(again.message, 'Apply failed with 1 conflict: conflict with "kubectl-edit" using v1: .data.key');
+    assert.deepEqual(conflictCauses(again.conflicts), [{ type: 'FieldManagerConflict', message: 'conflict with "kubectl-edit" using v1', field: '.data.key' }]);
+  }
+  const forced = ok(apply(stored(edited), cm({ key: 'v', other: 'o' }), 'kubectl', true));
+  assert.equal(forced.data.key, 'v');
+  assert.deepEqual(mf(forced).map((e) => e.manager), ['kubectl']);
+});
+
+test('conflicts between two appliers list every field, grouped by manager', () => {
+  const a = ok(apply(undefined, cm({ x: '1', y: '2' }), 'alpha'));
+  const r = apply(stored(a), cm({ x: '9', y: '8' }), 'beta');
+  assert.equal(r.ok, false);
+  if (!r.ok) assert.equal(r.message, 'Apply failed with 2 conflicts: conflicts with "alpha":\n- .data.x\n- .data.y');
+  // Applying the same values is shared ownership, not a conflict. The object did not change, so (like the
+  // apiserver) beta's entry gets no time and sorts first.
+  const shared = ok(apply(stored(a), cm({ x: '1' }), 'beta'));
+  assert.deepEqual(mf(shared).map((e) => [e.manager, e.time, e.fieldsV1]), [
+    ['beta', undefined, { 'f:data': { 'f:x': {} } }],
+    ['alpha', T1, { 'f:data': { 'f:x': {}, 'f:y': {} } }],
+  ]);
+});
+
+test('fields an applier stops applying are removed unless another manager owns them', () => {
+  const a = ok(apply(undefined, cm({ x: '1', y: '2' }), 'alpha'));
+  const dropped = ok(apply(stored(a), cm({ x: '1' }), 'alpha'));
+  assert.deepEqual(dropped.data, { x: '1' });
+  const sharedY = ok(apply(stored(a), cm({ y: '2' }), 'beta'));
+  const alphaDrops = ok(apply(stored(sharedY), cm({ x: '1' }), 'alpha'));
+  assert.deepEqual(alphaDrops.data, { x: '1', y: '2' });
+});
+
+test('associative lists: containers by name keep order, removal of a container the applier owned', () => {
+  const dep = (containers: Obj[], replicas?: number): Obj => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd', namespace: 'default' },
+    spec: {
+      ...(replicas === undefined ? {} : { replicas }),
+      selector: { matchLabels: { app: 'd' } },
+      template: { metadata: { labels: { app: 'd' } }, spec: { containers } },
+    },
+  });
+  const a = ok(apply(undefined, dep([{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1', ports: [{ containerPort: 80 }] }], 2), 'kubectl', false, depSchema));
+  const fv1 = mf(a)[0].fieldsV1 as Obj;
+  assert.deepEqual(Object.keys(fv1['f:spec']['f:template']['f:spec']['f:containers']), ['k:{"name":"a"}', 'k:{"name":"b"}']);
+  assert.deepEqual(fv1['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"b"}'], {
+    '.': {},
+    'f:image': {},
+    'f:name': {},
+    'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
+  });
+  assert.deepEqual(fv1['f:spec']['f:selector'], {}, 'atomic struct: the selector is owned as a whole');
+  const b = ok(apply(stored(a), dep([{ name: 'b', image: 'b:2', ports: [{ containerPort: 80 }] }], 2), 'kubectl', false, depSchema));
+  assert.deepEqual(b.spec.template.spec.containers, [{ name: 'b', image: 'b:2', ports: [{ containerPort: 80 }] }]);
+  // The HPA-style manager owns replicas through an update; the applier omitting replicas keeps them.
+  const scaled = trackUpdate(stored(b), { ...b, spec: { ...b.spec, replicas: 5 } }, { manager: 'hpa', schema: depSchema, apiVersion: 'apps/v1', now: T2 }) as Obj;
+  const c = ok(apply(stored(scaled), dep([{ name: 'b', image: 'b:2', ports: [{ containerPort: 80 }] }]), 'kubectl', false, depSchema));
+  assert.equal(c.spec.replicas, 5);
+});
+
+test('before-first-apply: applying to an untracked object conflicts with its existing fields', () => {
+  const live = stored(cm({ key: 'v' }));
+  const r = apply(live, cm({ key: 'w' }), 'kubectl');
+  assert.equal(r.ok, false);
+  if (!r.ok) assert.equal(r.message, 'Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.key');
+});
+
+test('apply errors: wrong version, managedFields in the patch, unknown fields, duplicate keys', () => {
+  assert.throws(
+    () => serverSideApply(undefined, cm({}), { manager: 'm', force: false, schema: cmSchema, apiVersion: 'v2', now: T1 }),
+    (e) => isPatchError(e, 'BadRequest') && e.message === 'Incorrect version specified in apply patch. Specified patch version: v1, expected: v2',
+  );
+  assert.throws(() => apply(undefined, cm({}, { managedFields: [] }), 'm'), (e) => isPatchError(e, 'BadRequest') && e.message === 'metadata.managedFields must be nil');
+  assert.throws(
+    () => apply(undefined, { ...cm({}), spec: { a: 1 } }, 'm'),
+    (e) => isPatchError(e, 'Unknown') && e.message === 'failed to create typed patch object (default/c; /v1, Kind=ConfigMap): .spec: field not declared in schema',
+  );
+  assert.throws(
+    () => apply(undefined, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: { spec: { containers: [{ name: 'a' }, { name: 'a' }] } } } }, 'm', false, depSchema),
+    (e) => isPatchError(e, 'Unknown') && e.message.endsWith('.spec.template.spec.containers: duplicate entries for key [name="a"]'),
+  );
+});
+
+test('status subresource: status writes are owned with subresource, spec is reset', () => {
+  const crdSchema: JSONSchemaProps = {
+    type: 'object',
+    properties: { spec: { type: 'object', properties: { a: { type: 'string' } } }, status: { type: 'object', properties: { ready: { type: 'boolean' } } } },
+  };
+  const o = { apiVersion: 'example.com/v1', kind: 'W', metadata: { name: 'w', namespace: 'default' }, spec: { a: 'x' } };
+  const created = ok(serverSideApply(undefined, o, { manager: 'kubectl', force: false, schema: crdSchema, apiVersion: 'example.com/v1', now: T1, resetFields: ['status'] }));
+  const st = trackUpdate(stored(created), { ...created, status: { ready: true } }, { manager: 'ctrl', schema: crdSchema, apiVersion: 'example.com/v1', now: T2, subresource: 'status' }) as Obj;
+  assert.deepEqual(
+    mf(st).map((e) => [e.manager, e.operation, e.subresource ?? '', e.fieldsV1]),
+    [
+      ['kubectl', 'Apply', '', { 'f:spec': { 'f:a': {} } }],
+      ['ctrl', 'Update', 'status', { 'f:status': { '.': {}, 'f:ready': {} } }],
+    ],
+  );
+});
+
+test('more than ten Update managers: the oldest merge into ancient-changes', () => {
+  let o: Obj = trackUpdate(undefined, cm({ k0: '0' }), { manager: 'm0', schema: cmSchema, apiVersion: 'v1', now: '2024-01-01T00:00:00Z' }) as Obj;
+  for (let i = 1; i <= 11; i++) {
+    o = trackUpdate(stored(o), { ...o, data: { ...o.data, [`k${i}`]: String(i) } }, { manager: `m${i}`, schema: cmSchema, apiVersion: 'v1', now: `2024-01-01T00:00:${String(i).padStart(2, '0')}Z` }) as Obj;
+  }
+  const names = mf(o).map((e) => e.manager);
+  assert.equal(names.length, 10);
+  assert.ok(names.includes('ancient-changes'));
+  assert.ok(!names.includes('m0') && !names.includes('m1'));
+});
+
+test('kubectl server-side apply keeps an existing last-applied annotation in sync', () => {
+  const ann = 'kubectl.kubernetes.io/last-applied-configuration';
+  const live = ok(apply(undefined, cm({ key: 'v' }, { annotations: { [ann]: '{}' } }), 'kubectl'));
+  const out = ok(apply(stored(live), cm({ key: 'w' }, { annotations: { [ann]: '{}' } }), 'kubectl'));
+  assert.equal(out.metadata.annotations[ann], '{"apiVersion":"v1","data":{"key":"w"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"c","namespace":"default"}}\n');
+});

@@ -1,0 +1,430 @@
+// The embedded API server: one loopback HTTP listener serving many virtual clusters under /clusters/NAME, each
+// with its own bearer token, state (durable in DIR/state.db) and controllers; DIR/kubeconfig has one context each.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { generateServingCertificate, type ServingCertificate } from './certificate.js';
+import { join } from 'node:path';
+import { stringify as toYaml } from 'yaml';
+import { Cluster, type Logger, type ServerContext } from './cluster.js';
+import { Controllers } from './controllers.js';
+import { CRD_STORAGE, watchCrds } from './crd.js';
+import { OpenAPICache } from './discovery.js';
+import { ClusterHandler, type HttpWatcher } from './handlers.js';
+import { sendStatus } from './http.js';
+import { BUILTIN_DESCRIPTORS } from './kinds/builtins.js';
+import { DEFAULT_LB_POOL, LoadBalancer } from './loadbalancer.js';
+import { create, internalWrite, scopeFor } from './registry.js';
+import { notFound, pathNotFound, unauthorized } from './status.js';
+import { Store, type Durability } from './store.js';
+import type { KubeObject, ObjectMeta } from './types.js';
+import { isDNS1123Label } from './validation.js';
+import { asRecord } from './printers.js';
+
+/** ApiServerOptions configures startApiServer. */
+export interface ApiServerOptions {
+  /** Directory for state.db and kubeconfig (created when missing). */
+  dataDir: string;
+  /** TCP port on 127.0.0.1; 0 or undefined: the port used last time in this data dir if free, else a random one. */
+  port?: number;
+  /** Clusters to create if they do not exist yet (existing ones are always served). */
+  clusters?: string[];
+  /** Clusters that get the load-balancer simulator, with an optional address pool. */
+  loadBalancer?: { cluster: string; pool?: string[] }[];
+  logger?: Logger;
+  /** 'full' (default) fsyncs every group commit; 'normal' survives process crashes but not power loss. */
+  durability?: Durability;
+  /** Events kept per cluster for watches resuming from a resourceVersion (default 10,000). */
+  watchWindow?: number;
+}
+
+/** ClusterInfo is how a client reaches one virtual cluster. */
+export interface ClusterInfo {
+  name: string;
+  /** HTTPS server URL (what the kubeconfig holds). */
+  server: string;
+  /** The same cluster over plain HTTP. */
+  httpServer: string;
+  token: string;
+}
+
+/** KubeConfig is a kubeconfig document (apiVersion v1, kind Config). */
+export interface KubeConfig {
+  apiVersion: 'v1';
+  kind: 'Config';
+  clusters: { name: string; cluster: { server: string; 'certificate-authority-data': string } }[];
+  contexts: { name: string; context: { cluster: string; user: string } }[];
+  users: { name: string; user: { token: string } }[];
+  'current-context': string;
+  preferences: Record<string, never>;
+}
+
+/** ApiServer is a running embedded API server. */
+export interface ApiServer {
+  /** Base HTTPS URL of the listener, e.g. https://127.0.0.1:41234 (clusters live under /clusters/NAME). The same
+   * port also speaks plain HTTP (see httpUrl); kubeconfigs use HTTPS because client-go sends tokens only over TLS. */
+  readonly url: string;
+  /** Base plain-HTTP URL of the same listener. */
+  readonly httpUrl: string;
+  /** PEM of the self-signed serving certificate (also the CA in the kubeconfig). */
+  readonly caCertificate: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** Path of the kubeconfig with one context per cluster. */
+  readonly kubeconfigPath: string;
+  /** clusters lists the served cluster names. */
+  clusters(): string[];
+  /** cluster returns the server URL and token of one cluster. */
+  cluster(name: string): ClusterInfo;
+  /** addCluster creates (or returns) a cluster and rewrites the kubeconfig. */
+  addCluster(name: string): Promise<ClusterInfo>;
+  /** kubeconfig returns the kubeconfig of one cluster, or of all clusters (current context: the first). */
+  kubeconfig(name?: string): KubeConfig;
+  /** kubeconfigYaml is kubeconfig() rendered as YAML. */
+  kubeconfigYaml(name?: string): string;
+  /** enableLoadBalancer switches the load-balancer simulator on for a cluster (persisted). */
+  enableLoadBalancer(cluster: string, pool?: string[]): Promise<void>;
+  /** stop closes watches and connections, commits what is pending and closes the database. */
+  stop(): Promise<void>;
+}
+
+const NOOP_LOGGER: Logger = { info() {}, warn() {}, error() {}, debug() {} };
+const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+const BOOTSTRAP_MANAGER = 'kube-apiserver';
+
+interface ClusterConfig {
+  loadBalancer?: { pool: string[] };
+}
+
+interface Entry {
+  cluster: Cluster;
+  handler: ClusterHandler;
+  controllers: Controllers;
+  lb?: LoadBalancer;
+  config: ClusterConfig;
+  created: string;
+}
+
+/** validateClusterName checks a virtual cluster name (a DNS-1123 label: it is a path segment and a context name). */
+export function validateClusterName(name: string): string | undefined {
+  const errs = isDNS1123Label(name);
+  return errs.length > 0 ? `invalid cluster name ${JSON.stringify(name)}: ${errs.join('; ')}` : undefined;
+}
+
+class EmbeddedApiServer implements ApiServer {
+  private readonly entries = new Map<string, Entry>();
+  private readonly watchers = new Set<HttpWatcher>();
+  private readonly ctx: ServerContext;
+  private rv: number;
+  private http!: Server;
+  private https!: HttpsServer;
+  private listener!: NetServer;
+  private readonly sockets = new Set<Socket>();
+  readonly caCertificate: string;
+  private readonly tlsKey: string;
+  port = 0;
+  readonly kubeconfigPath: string;
+  private stopped = false;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly store: Store,
+    private readonly logger: Logger,
+    watchWindow: number,
+  ) {
+    this.kubeconfigPath = join(dataDir, 'kubeconfig');
+    const tls = loadOrCreateCertificate(dataDir);
+    this.caCertificate = tls.cert;
+    this.tlsKey = tls.key;
+    this.rv = store.lastResourceVersion;
+    this.ctx = {
+      store,
+      nextRv: () => ++this.rv,
+      currentRv: () => this.rv,
+      now: () => new Date(),
+      logger,
+      watchWindow,
+    };
+  }
+
+  get url(): string {
+    return `https://127.0.0.1:${this.port}`;
+  }
+
+  get httpUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  clusters(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  cluster(name: string): ClusterInfo {
+    const e = this.entries.get(name);
+    if (!e) throw new Error(`no cluster named ${JSON.stringify(name)}`);
+    return { name, server: `${this.url}/clusters/${name}`, httpServer: `${this.httpUrl}/clusters/${name}`, token: e.cluster.token };
+  }
+
+  /** load restores every persisted cluster. */
+  load(): void {
+    for (const row of this.store.clusters()) {
+      const config = JSON.parse(row.config) as ClusterConfig;
+      const cluster = new Cluster(row.name, row.token, this.ctx, BUILTIN_DESCRIPTORS);
+      const rows = this.store.objects(row.name);
+      // CRDs first, so their resources are registered before their instances load.
+      rows.sort((a, b) => Number(b.resource === CRD_STORAGE) - Number(a.resource === CRD_STORAGE));
+      for (const r of rows) {
+        const obj = JSON.parse(r.data) as KubeObject & { metadata: ObjectMeta };
+        cluster.load(r.resource, obj, r.rv, r.data);
+      }
+      this.rebuildAllocations(cluster);
+      this.install(cluster, config, row.created);
+    }
+  }
+
+  // Allocations are derived from the stored Services (like kube's repair controllers).
+  private rebuildAllocations(cluster: Cluster): void {
+    const ips = cluster.allocator('serviceIPs');
+    const ports = cluster.allocator('nodePorts');
+    for (const s of cluster.table('/services').objects.values()) {
+      const owner = `${s.obj.metadata.namespace}/${s.obj.metadata.name}`;
+      const spec = asRecord(s.obj.spec);
+      if (typeof spec.clusterIP === 'string' && spec.clusterIP !== 'None') ips.allocateSpecific(spec.clusterIP, owner);
+      for (const p of Array.isArray(spec.ports) ? spec.ports : []) {
+        const np = asRecord(p).nodePort;
+        if (typeof np === 'number' && np > 0) ports.allocateSpecific(String(np), owner);
+      }
+      if (typeof spec.healthCheckNodePort === 'number') ports.allocateSpecific(String(spec.healthCheckNodePort), owner);
+    }
+  }
+
+  private install(cluster: Cluster, config: ClusterConfig, created: string): Entry {
+    const prefix = `/clusters/${cluster.name}`;
+    watchCrds(cluster, (desc) => {
+      for (const sub of cluster.hub.subscribersOf(desc.storage)) sub.close();
+    });
+    const openapi = new OpenAPICache(cluster);
+    const handler = new ClusterHandler(cluster, { prefix, hostPort: () => `127.0.0.1:${this.port}`, openapi, watchers: this.watchers });
+    const controllers = new Controllers(cluster, this.logger);
+    const entry: Entry = { cluster, handler, controllers, config, created };
+    if (config.loadBalancer) entry.lb = new LoadBalancer(cluster, config.loadBalancer.pool, this.logger);
+    this.entries.set(cluster.name, entry);
+    controllers.start();
+    return entry;
+  }
+
+  private persistCluster(e: Entry): void {
+    this.store.write({ op: 'cluster', row: { name: e.cluster.name, token: e.cluster.token, created: e.created, config: JSON.stringify(e.config) } });
+  }
+
+  async addCluster(name: string): Promise<ClusterInfo> {
+    const existing = this.entries.get(name);
+    if (existing) return this.cluster(name);
+    const bad = validateClusterName(name);
+    if (bad) throw new Error(bad);
+    const cluster = new Cluster(name, randomBytes(24).toString('hex'), this.ctx, BUILTIN_DESCRIPTORS);
+    const e = this.install(cluster, {}, new Date().toISOString());
+    this.persistCluster(e);
+    this.bootstrap(cluster);
+    await this.store.committed();
+    this.writeKubeconfig();
+    return this.cluster(name);
+  }
+
+  // What a fresh kube-apiserver creates: the system namespaces and the kubernetes Service.
+  private bootstrap(cluster: Cluster): void {
+    const o = internalWrite(BOOTSTRAP_MANAGER);
+    const nsDesc = cluster.registry.lookup('', 'v1', 'namespaces')!;
+    for (const ns of SYSTEM_NAMESPACES) {
+      if (cluster.get('/namespaces', '', ns)) continue;
+      create(scopeFor(cluster, nsDesc, ''), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, o);
+    }
+    const svcDesc = cluster.registry.lookup('', 'v1', 'services')!;
+    if (!cluster.get('/services', 'default', 'kubernetes')) {
+      create(scopeFor(cluster, svcDesc, 'default'), {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+        spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None', type: 'ClusterIP' },
+      }, o);
+    }
+  }
+
+  async enableLoadBalancer(name: string, pool?: string[]): Promise<void> {
+    const e = this.entries.get(name);
+    if (!e) throw new Error(`no cluster named ${JSON.stringify(name)}`);
+    const addresses = pool && pool.length > 0 ? pool : DEFAULT_LB_POOL;
+    e.lb?.stop();
+    e.lb = new LoadBalancer(e.cluster, addresses, this.logger);
+    e.config = { ...e.config, loadBalancer: { pool: addresses } };
+    this.persistCluster(e);
+    await this.store.committed();
+  }
+
+  kubeconfig(name?: string): KubeConfig {
+    const names = name ? [name] : this.clusters();
+    for (const n of names) if (!this.entries.has(n)) throw new Error(`no cluster named ${JSON.stringify(n)}`);
+    return {
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: names.map((n) => ({ name: n, cluster: { server: this.cluster(n).server, 'certificate-authority-data': Buffer.from(this.caCertificate).toString('base64') } })),
+      contexts: names.map((n) => ({ name: n, context: { cluster: n, user: n } })),
+      users: names.map((n) => ({ name: n, user: { token: this.cluster(n).token } })),
+      'current-context': names[0] ?? '',
+      preferences: {},
+    };
+  }
+
+  kubeconfigYaml(name?: string): string {
+    return toYaml(this.kubeconfig(name));
+  }
+
+  /** writeKubeconfig rewrites DIR/kubeconfig atomically (mode 0600: it holds tokens). */
+  writeKubeconfig(): void {
+    const tmp = `${this.kubeconfigPath}.tmp-${process.pid}`;
+    writeFileSync(tmp, this.kubeconfigYaml(), { mode: 0o600 });
+    renameSync(tmp, this.kubeconfigPath);
+  }
+
+  /** listen starts the listener (trying the preferred port first). One port speaks both HTTP and HTTPS: the first
+   * byte of a connection tells a TLS handshake (0x16) from a plain request. */
+  async listen(preferred: number | undefined): Promise<void> {
+    const handler = (req: IncomingMessage, res: ServerResponse) => this.serve(req, res);
+    this.http = createServer({ keepAlive: true, noDelay: true }, handler);
+    this.https = createHttpsServer({ key: this.tlsKey, cert: this.caCertificate, keepAlive: true, noDelay: true }, handler);
+    for (const srv of [this.http, this.https]) {
+      srv.keepAliveTimeout = 60_000;
+      srv.headersTimeout = 65_000;
+      srv.requestTimeout = 0;
+    }
+    this.listener = createNetServer({ noDelay: true, pauseOnConnect: false }, (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+      socket.once('data', (chunk: Buffer) => {
+        socket.pause();
+        socket.unshift(chunk);
+        (chunk[0] === 0x16 ? this.https : this.http).emit('connection', socket);
+        process.nextTick(() => socket.resume());
+      });
+    });
+    const tryListen = (port: number) =>
+      new Promise<void>((resolve, reject) => {
+        const onError = (e: Error) => {
+          this.listener.off('listening', onListening);
+          reject(e);
+        };
+        const onListening = () => {
+          this.listener.off('error', onError);
+          resolve();
+        };
+        this.listener.once('error', onError);
+        this.listener.once('listening', onListening);
+        this.listener.listen(port, '127.0.0.1');
+      });
+    const remembered = Number(this.store.getMeta('port') ?? 0);
+    const first = preferred || remembered;
+    try {
+      await tryListen(first);
+    } catch (e) {
+      if (preferred || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+      await tryListen(0);
+    }
+    this.port = (this.listener.address() as AddressInfo).port;
+    this.store.setMeta('port', String(this.port));
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse): void {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    } catch {
+      sendStatus(res, pathNotFound().status);
+      return;
+    }
+    const m = /^\/clusters\/([^/]+)(\/.*)?$/.exec(url.pathname);
+    if (!m) {
+      if (url.pathname === '/healthz' || url.pathname === '/livez' || url.pathname === '/readyz') {
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('ok');
+        return;
+      }
+      sendStatus(res, pathNotFound().status);
+      return;
+    }
+    const e = this.entries.get(m[1]);
+    if (!e || this.stopped) {
+      sendStatus(res, notFound({ group: '', resource: 'clusters' }, m[1]).status);
+      return;
+    }
+    if (!this.authorized(req, e.cluster.token)) {
+      req.resume();
+      sendStatus(res, unauthorized().status);
+      return;
+    }
+    void e.handler.handle(req, res, m[2] ?? '/', url);
+  }
+
+  private authorized(req: IncomingMessage, token: string): boolean {
+    const h = req.headers.authorization ?? '';
+    if (!h.startsWith('Bearer ')) return false;
+    const given = Buffer.from(h.slice(7).trim());
+    const want = Buffer.from(token);
+    return given.length === want.length && timingSafeEqual(given, want);
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const w of [...this.watchers]) w.close();
+    for (const e of this.entries.values()) {
+      e.controllers.stop();
+      e.lb?.stop();
+    }
+    if (this.listener) {
+      await new Promise<void>((resolve) => {
+        this.listener.close(() => resolve());
+        for (const s of this.sockets) s.destroy();
+      });
+    }
+    this.store.close();
+  }
+}
+
+// The serving certificate lives in the data directory so kubeconfigs stay valid across restarts.
+function loadOrCreateCertificate(dataDir: string): ServingCertificate {
+  const certPath = join(dataDir, 'tls.crt');
+  const keyPath = join(dataDir, 'tls.key');
+  if (existsSync(certPath) && existsSync(keyPath)) return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };
+  const c = generateServingCertificate();
+  writeFileSync(keyPath, c.key, { mode: 0o600 });
+  writeFileSync(certPath, c.cert, { mode: 0o644 });
+  return c;
+}
+
+/** startApiServer opens (or creates) the data directory, restores its clusters and starts serving. */
+export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
+  mkdirSync(o.dataDir, { recursive: true });
+  for (const c of o.clusters ?? []) {
+    const bad = validateClusterName(c);
+    if (bad) throw new Error(bad);
+  }
+  const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'full');
+  const server = new EmbeddedApiServer(o.dataDir, store, o.logger ?? NOOP_LOGGER, o.watchWindow ?? 10_000);
+  try {
+    server.load();
+    await server.listen(o.port);
+    for (const c of o.clusters ?? []) await server.addCluster(c);
+    for (const lb of o.loadBalancer ?? []) {
+      if (!server.clusters().includes(lb.cluster)) await server.addCluster(lb.cluster);
+      await server.enableLoadBalancer(lb.cluster, lb.pool);
+    }
+    server.writeKubeconfig();
+  } catch (e) {
+    await server.stop().catch(() => store.close());
+    throw e;
+  }
+  return server;
+}

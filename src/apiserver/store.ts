@@ -1,0 +1,197 @@
+// Store: durable state in one SQLite database (better-sqlite3, WAL) with group commit. Every write of one event-loop
+// turn goes into one transaction, committed on setImmediate; callers await `committed()` before they answer, so many
+// concurrent writes share one fsync and no answer ever precedes its commit.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** ObjectRow is one stored object as read back at startup. */
+export interface ObjectRow {
+  resource: string;
+  namespace: string;
+  name: string;
+  rv: number;
+  data: string;
+}
+
+/** ClusterRow is one virtual cluster's persisted settings. */
+export interface ClusterRow {
+  name: string;
+  token: string;
+  created: string;
+  /** JSON of per-cluster settings (load balancer pool, …). */
+  config: string;
+}
+
+/** WriteOp is one queued write. */
+export type WriteOp =
+  | { op: 'put'; cluster: string; resource: string; namespace: string; name: string; rv: number; data: string }
+  | { op: 'delete'; cluster: string; resource: string; namespace: string; name: string; rv: number }
+  | { op: 'deleteResource'; cluster: string; resource: string; rv: number }
+  | { op: 'cluster'; row: ClusterRow };
+
+/** BatchHooks run around one group commit: `committed` after the transaction, `failed` if it threw (to undo memory). */
+export interface BatchHooks {
+  committed(): void;
+  failed(err: unknown): void;
+}
+
+/** Durability picks the SQLite synchronous mode: 'full' fsyncs every commit (survives power loss), 'normal' survives
+ * process crashes (kill -9) but not power loss. */
+export type Durability = 'full' | 'normal';
+
+/** Store is the SQLite-backed persistence layer with group commit. */
+export class Store {
+  private readonly db: Database.Database;
+  private batch: WriteOp[] = [];
+  private hooks: BatchHooks[] = [];
+  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private scheduled: NodeJS.Immediate | undefined;
+  private closed = false;
+  private maxRv = 0;
+  private readonly stmts: {
+    put: Database.Statement;
+    del: Database.Statement;
+    delResource: Database.Statement;
+    setRv: Database.Statement;
+    cluster: Database.Statement;
+  };
+
+  constructor(path: string, durability: Durability = 'full') {
+    mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS clusters (name TEXT PRIMARY KEY, token TEXT NOT NULL, created TEXT NOT NULL, config TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS objects (
+        cluster TEXT NOT NULL, resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,
+        rv INTEGER NOT NULL, data TEXT NOT NULL,
+        PRIMARY KEY (cluster, resource, namespace, name)) WITHOUT ROWID;
+    `);
+    this.stmts = {
+      put: this.db.prepare(
+        'INSERT INTO objects (cluster, resource, namespace, name, rv, data) VALUES (?, ?, ?, ?, ?, ?) ' +
+          'ON CONFLICT (cluster, resource, namespace, name) DO UPDATE SET rv = excluded.rv, data = excluded.data',
+      ),
+      del: this.db.prepare('DELETE FROM objects WHERE cluster = ? AND resource = ? AND namespace = ? AND name = ?'),
+      delResource: this.db.prepare('DELETE FROM objects WHERE cluster = ? AND resource = ?'),
+      setRv: this.db.prepare("INSERT INTO meta (key, value) VALUES ('rv', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
+      cluster: this.db.prepare(
+        'INSERT INTO clusters (name, token, created, config) VALUES (?, ?, ?, ?) ' +
+          'ON CONFLICT (name) DO UPDATE SET token = excluded.token, config = excluded.config',
+      ),
+    };
+    const metaRv = this.db.prepare("SELECT value FROM meta WHERE key = 'rv'").get() as { value: string } | undefined;
+    const objRv = this.db.prepare('SELECT max(rv) AS rv FROM objects').get() as { rv: number | null };
+    this.maxRv = Math.max(Number(metaRv?.value ?? 0), objRv.rv ?? 0);
+  }
+
+  /** lastResourceVersion is the highest resourceVersion ever committed (survives restarts). */
+  get lastResourceVersion(): number {
+    return this.maxRv;
+  }
+
+  /** getMeta reads a server setting (e.g. the last port). */
+  getMeta(key: string): string | undefined {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    return row?.value;
+  }
+
+  /** setMeta writes a server setting at once (outside the group commit). */
+  setMeta(key: string, value: string): void {
+    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  /** clusters lists the persisted virtual clusters. */
+  clusters(): ClusterRow[] {
+    return this.db.prepare('SELECT name, token, created, config FROM clusters ORDER BY created, name').all() as ClusterRow[];
+  }
+
+  /** objects reads every stored object of one cluster (startup only). */
+  objects(cluster: string): ObjectRow[] {
+    return this.db
+      .prepare('SELECT resource, namespace, name, rv, data FROM objects WHERE cluster = ?')
+      .all(cluster) as ObjectRow[];
+  }
+
+  /** write queues one write into the current batch; hooks (optional) run when that batch commits or fails. */
+  write(op: WriteOp, hooks?: BatchHooks): void {
+    if (this.closed) throw new Error('store is closed');
+    this.batch.push(op);
+    if (hooks) this.hooks.push(hooks);
+    if (!this.scheduled) this.scheduled = setImmediate(() => this.flush());
+  }
+
+  /** onCommit registers hooks for the current batch without a write (no-op when nothing is pending). */
+  onCommit(hooks: BatchHooks): void {
+    if (this.batch.length === 0) hooks.committed();
+    else this.hooks.push(hooks);
+  }
+
+  /** pending is true while writes wait for their commit. */
+  get pending(): boolean {
+    return this.batch.length > 0;
+  }
+
+  /** committed resolves once every write queued so far is durable (immediately when nothing is pending). */
+  committed(): Promise<void> {
+    if (this.batch.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /** flush commits the current batch now (also called by the scheduled immediate). */
+  flush(): void {
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    const batch = this.batch;
+    const hooks = this.hooks;
+    const waiters = this.waiters;
+    if (batch.length === 0) return;
+    this.batch = [];
+    this.hooks = [];
+    this.waiters = [];
+    let maxRv = this.maxRv;
+    try {
+      this.db.transaction(() => {
+        for (const w of batch) {
+          switch (w.op) {
+            case 'put':
+              this.stmts.put.run(w.cluster, w.resource, w.namespace, w.name, w.rv, w.data);
+              if (w.rv > maxRv) maxRv = w.rv;
+              break;
+            case 'delete':
+              this.stmts.del.run(w.cluster, w.resource, w.namespace, w.name);
+              if (w.rv > maxRv) maxRv = w.rv;
+              break;
+            case 'deleteResource':
+              this.stmts.delResource.run(w.cluster, w.resource);
+              if (w.rv > maxRv) maxRv = w.rv;
+              break;
+            case 'cluster':
+              this.stmts.cluster.run(w.row.name, w.row.token, w.row.created, w.row.config);
+              break;
+          }
+        }
+        if (maxRv > this.maxRv) this.stmts.setRv.run(String(maxRv));
+      })();
+    } catch (err) {
+      for (let i = hooks.length - 1; i >= 0; i--) hooks[i].failed(err);
+      for (const w of waiters) w.reject(err);
+      return;
+    }
+    this.maxRv = maxRv;
+    for (const h of hooks) h.committed();
+    for (const w of waiters) w.resolve();
+  }
+
+  /** close commits what is pending and closes the database. */
+  close(): void {
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
+    this.db.close();
+  }
+}

@@ -1,0 +1,125 @@
+// Watch machinery of one virtual cluster: the committed-event window (to resume a watch from a resourceVersion),
+// fan-out to subscribers per storage table, and kube's cacher filtering semantics (an object moving out of a
+// selector is a DELETED event, moving in is ADDED).
+import type { KubeObject, Stored } from './types.js';
+
+/** WatchEventType is the type of a watch event on the wire. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** ChangeEvent is one committed change of one object. */
+export interface ChangeEvent {
+  type: WatchEventType;
+  rv: number;
+  storage: string;
+  /** The object after the change (absent for DELETED). */
+  cur?: Stored;
+  /** The object before the change (absent for ADDED). */
+  prev?: Stored;
+  /** Renderings cached per output key (e.g. "json:v1"), shared by all subscribers. */
+  cache?: Map<string, string>;
+}
+
+/** deletedObject is the object a DELETED event carries: the last state with the deletion's resourceVersion. */
+export function deletedObject(ev: ChangeEvent): KubeObject {
+  const last = ev.prev!.obj;
+  return { ...last, metadata: { ...last.metadata, resourceVersion: String(ev.rv) } };
+}
+
+/** Subscriber receives the committed events of one storage table. */
+export interface Subscriber {
+  readonly storage: string;
+  onEvent(ev: ChangeEvent): void;
+  /** close ends the subscription from the server side (its resource went away, the server stops). */
+  close(): void;
+}
+
+/** filterEvent applies a subscriber's predicate like kube's cacheWatcher.convertToWatchEvent. */
+export function filterEvent(ev: ChangeEvent, matches: (obj: KubeObject) => boolean): { type: WatchEventType; obj: KubeObject } | undefined {
+  const curPasses = ev.type !== 'DELETED' && ev.cur !== undefined && matches(ev.cur.obj);
+  const prevPasses = ev.prev !== undefined && matches(ev.prev.obj);
+  if (curPasses && !prevPasses) return { type: 'ADDED', obj: ev.cur!.obj };
+  if (curPasses && prevPasses) return { type: 'MODIFIED', obj: ev.cur!.obj };
+  if (!curPasses && prevPasses) return { type: 'DELETED', obj: deletedObject(ev) };
+  return undefined;
+}
+
+/** WatchHub keeps the event window of one cluster and fans committed events out to subscribers. */
+export class WatchHub {
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  private readonly listeners: ((ev: ChangeEvent) => void)[] = [];
+  private window: ChangeEvent[] = [];
+  private start = 0;
+  /** floor: every event with rv > floor is in the window. */
+  private floorRv: number;
+
+  constructor(
+    floor: number,
+    private readonly capacity = 10_000,
+  ) {
+    this.floorRv = floor;
+  }
+
+  /** floor is the oldest resourceVersion a watch may resume from. */
+  get floor(): number {
+    return this.floorRv;
+  }
+
+  /** subscribe registers a subscriber; the returned function unregisters it. */
+  subscribe(sub: Subscriber): () => void {
+    let set = this.subscribers.get(sub.storage);
+    if (!set) this.subscribers.set(sub.storage, (set = new Set()));
+    set.add(sub);
+    return () => {
+      set!.delete(sub);
+    };
+  }
+
+  /** listen registers an in-process listener for every committed event (controllers). */
+  listen(fn: (ev: ChangeEvent) => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** subscriberCount is the number of live watch subscribers (all tables). */
+  get subscriberCount(): number {
+    let n = 0;
+    for (const s of this.subscribers.values()) n += s.size;
+    return n;
+  }
+
+  /** publish records a committed event and delivers it. Called in commit order. */
+  publish(ev: ChangeEvent): void {
+    this.window.push(ev);
+    if (this.window.length - this.start > this.capacity) {
+      this.floorRv = this.window[this.start].rv;
+      this.start++;
+      if (this.start > 4096 && this.start * 2 > this.window.length) {
+        this.window = this.window.slice(this.start);
+        this.start = 0;
+      }
+    }
+    const set = this.subscribers.get(ev.storage);
+    if (set) for (const s of set) s.onEvent(ev);
+    for (const l of this.listeners) l(ev);
+  }
+
+  /** since returns the window's events of one table with rv > from, or undefined when from is older than the floor. */
+  since(storage: string, from: number): ChangeEvent[] | undefined {
+    if (from < this.floorRv) return undefined;
+    const out: ChangeEvent[] = [];
+    // Binary search the first event with rv > from.
+    let lo = this.start;
+    let hi = this.window.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.window[mid].rv <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.window.length; i++) if (this.window[i].storage === storage) out.push(this.window[i]);
+    return out;
+  }
+
+  /** closeStorage ends every subscriber of a table (its resource went away) through the given callback. */
+  subscribersOf(storage: string): Subscriber[] {
+    return [...(this.subscribers.get(storage) ?? [])];
+  }
+}

@@ -1,0 +1,40 @@
+// clusters: the fleet registry — SveltosClusters and Cluster API Clusters with readiness, pause and kubeconfig rules
+// as Sveltos applies them, selection by labels / refs / ClusterSets, change notifications, per-cluster clients, the
+// readiness controller, the ClusterSet/Set controller and cluster registration.
+export {
+  CAPI_CRD_NAME,
+  CAPI_GROUP,
+  CLUSTER_SET,
+  K8S_VERSION_LABEL,
+  MANAGEMENT_CLUSTER,
+  SET,
+  SVELTOS_CLUSTER,
+  SVELTOS_KUBECONFIG_KEY,
+  clusterKey,
+  clusterTypeOf,
+  isCapiClusterReady,
+  k8sVersionLabel,
+  kubeconfigFromSecret,
+  kubeconfigLocation,
+  matchesShard,
+  refKey,
+  toEntry,
+  type ClusterEntry,
+  type ClusterRef,
+  type ClusterRefLike,
+  type KubeconfigLocation,
+  type KubeconfigResult,
+} from './cluster.js';
+export {
+  ClusterError,
+  ClusterRegistry,
+  type ClusterChangeKind,
+  type ClusterErrorCode,
+  type ClusterEvent,
+  type ClusterRegistryOptions,
+  type ClusterSelection,
+  type SelectOptions,
+} from './registry.js';
+export { ClusterReadinessController, planStatus, type ProbeOutcome, type ReadinessControllerOptions, type StatusPlan } from './readiness.js';
+export { ClusterSetController, selectClusters, type ClusterSetControllerOptions, type ObjectRefOut } from './sets.js';
+export { parseLabels, registerCluster, validateRegistration, type RegisterAction, type RegisterOptions, type RegisterResult } from './register.js';

@@ -1,0 +1,110 @@
+// Leader election between two electors on the embedded API server: one leader at a time, release hands over at
+// once, an abandoned Lease is taken over after it expires, callbacks fire.
+import { strict as assert } from 'node:assert';
+import { after, before, describe, test } from 'node:test';
+import { eventually } from '../../test/support/eventually.js';
+import { startTestApiServer, type TestApiServer } from '../../test/support/apiserver.js';
+import { KubeClient, LeaderElector, type KubeObject, type LeaderElectorOptions } from './index.js';
+
+type Lease = KubeObject & { spec: { holderIdentity?: string; leaseTransitions?: number; leaseDurationSeconds?: number } };
+
+describe('LeaderElector', () => {
+  let api: TestApiServer;
+  let client: KubeClient;
+  before(async () => {
+    api = await startTestApiServer();
+    client = new KubeClient(await api.kubeConfig());
+  });
+  after(async () => {
+    client.close();
+    await api.stop();
+  });
+
+  function elector(identity: string, name: string, log: string[], extra: Partial<LeaderElectorOptions> = {}): LeaderElector {
+    return new LeaderElector(client, {
+      namespace: 'default',
+      name,
+      identity,
+      leaseDurationMs: 1000,
+      renewDeadlineMs: 600,
+      retryPeriodMs: 100,
+      onStartedLeading: () => log.push(`${identity}:start`),
+      onStoppedLeading: () => log.push(`${identity}:stop`),
+      ...extra,
+    });
+  }
+
+  test('one leader at a time; releasing hands over at once', async () => {
+    const log: string[] = [];
+    const a = elector('a', 'ha', log);
+    const b = elector('b', 'ha', log);
+    a.start();
+    await eventually(() => a.isLeader(), Boolean, { message: 'a leads' });
+    b.start();
+    // b keeps trying while a renews: for several lease durations b never leads.
+    for (let i = 0; i < 15; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(b.isLeader(), false);
+      assert.equal(a.isLeader(), true);
+    }
+    assert.equal(b.leader, 'a');
+    const lease = await client.get<Lease>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'default', name: 'ha' });
+    assert.equal(lease.spec.holderIdentity, 'a');
+    assert.equal(lease.spec.leaseDurationSeconds, 1);
+    await a.stop();
+    assert.equal(a.isLeader(), false);
+    await eventually(() => b.isLeader(), Boolean, { message: 'b takes over after release' });
+    await b.stop();
+    assert.deepEqual(log, ['a:start', 'a:stop', 'b:start', 'b:stop']);
+    const after = await client.get<Lease>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'default', name: 'ha' });
+    assert.equal(after.spec.holderIdentity, '', 'released');
+    assert.equal(after.spec.leaseTransitions, 1);
+  });
+
+  test('a Lease abandoned without release is taken over once it expires', async () => {
+    const log: string[] = [];
+    const a = elector('a', 'crash', log, { releaseOnStop: false });
+    const b = elector('b', 'crash', log);
+    a.start();
+    await eventually(() => a.isLeader(), Boolean, { message: 'a leads' });
+    // a "crashes": it stops renewing and does not release.
+    await a.stop();
+    b.start();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(b.isLeader(), false, 'the lease is still valid right after a stopped');
+    await eventually(() => b.isLeader(), Boolean, { message: 'b takes over after expiry', timeoutMs: 5000 });
+    const lease = await client.get<Lease>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'default', name: 'crash' });
+    assert.equal(lease.spec.holderIdentity, 'b');
+    await b.stop();
+    assert.deepEqual(log, ['a:start', 'a:stop', 'b:start', 'b:stop']);
+  });
+
+  test('a leader that loses its Lease steps down and its signal aborts', async () => {
+    let aborted = false;
+    const a = new LeaderElector(client, {
+      namespace: 'default',
+      name: 'stolen',
+      identity: 'a',
+      leaseDurationMs: 1000,
+      renewDeadlineMs: 600,
+      retryPeriodMs: 100,
+      onStartedLeading: (s) => s.addEventListener('abort', () => (aborted = true)),
+    });
+    a.start();
+    await eventually(() => a.isLeader(), Boolean, { message: 'a leads' });
+    const ref = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'default', name: 'stolen' };
+    // Someone else takes the Lease over (e.g. after a long pause of a): a must notice and step down.
+    await client.patch(ref, 'merge', { spec: { holderIdentity: 'intruder', leaseDurationSeconds: 30 } });
+    await eventually(() => !a.isLeader(), Boolean, { message: 'a steps down' });
+    assert.equal(aborted, true);
+    assert.equal(a.leader, 'intruder');
+    await a.stop();
+    const lease = await client.get<Lease>(ref);
+    assert.equal(lease.spec.holderIdentity, 'intruder', 'a non-leader never releases someone else’s lease');
+  });
+
+  test('bad options are rejected', () => {
+    assert.throws(() => new LeaderElector(client, { namespace: 'default', name: 'x', identity: 'a', leaseDurationMs: 1000, renewDeadlineMs: 1000 }), /renewDeadlineMs/);
+    assert.throws(() => new LeaderElector(client, { namespace: 'default', name: 'x', identity: '' }), /identity/);
+  });
+});

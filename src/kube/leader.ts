@@ -1,0 +1,207 @@
+// Leader election through a coordination.k8s.io/v1 Lease, client-go style: candidates try to acquire the Lease every
+// retry period; the holder renews it and steps down if it cannot renew within the renew deadline; a Lease held by
+// someone else counts as expired only after leaseDuration has passed on OUR clock since we last saw it change (no
+// trust in other machines' clocks). Writes use optimistic concurrency (resourceVersion), so two candidates never
+// both win. Go: client-go tools/leaderelection (leaderelection.go tryAcquireOrRenew, resourcelock/leaselock.go)
+import { silentLogger, type Logger } from '../obs/index.js';
+import { sleep } from './backoff.js';
+import type { KubeClient, KubeObject } from './client.js';
+import { errorMessage, isAlreadyExists, isConflict, isNotFound } from './errors.js';
+
+/** LeaderElectorOptions configures a LeaderElector. */
+export interface LeaderElectorOptions {
+  /** Namespace and name of the Lease. */
+  namespace: string;
+  name: string;
+  /** This candidate's identity (unique per replica, e.g. pod name + random suffix). */
+  identity: string;
+  /** How long a Lease is valid after its last renewal (default 15 s; whole seconds are written). */
+  leaseDurationMs?: number;
+  /** How long the leader keeps trying to renew before stepping down (default 10 s; must be < leaseDurationMs). */
+  renewDeadlineMs?: number;
+  /** Time between tries (default 2 s). */
+  retryPeriodMs?: number;
+  /** Give the Lease up on stop() so another replica takes over at once (default true). */
+  releaseOnStop?: boolean;
+  /** Called when this candidate becomes leader; signal aborts when leadership ends. */
+  onStartedLeading?: (signal: AbortSignal) => void;
+  /** Called when this candidate stops being leader (lost the Lease or stopped). */
+  onStoppedLeading?: () => void;
+  /** Called when the observed leader changes (including to ourselves). */
+  onNewLeader?: (identity: string) => void;
+  logger?: Logger;
+}
+
+interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  acquireTime?: string;
+  renewTime?: string;
+  leaseTransitions?: number;
+}
+
+type Lease = KubeObject & { spec?: LeaseSpec };
+
+/** microTime renders a metav1.MicroTime (RFC 3339 with microseconds). */
+function microTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** LeaderElector campaigns for a Lease until stopped; see the file comment. */
+export class LeaderElector {
+  private readonly leaseDurationMs: number;
+  private readonly renewDeadlineMs: number;
+  private readonly retryPeriodMs: number;
+  private readonly log: Logger;
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private leading = false;
+  private leadAbort: AbortController | undefined;
+  private observedRecord = '';
+  private observedAt = 0;
+  private observedHolder = '';
+  private lease: Lease | undefined;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly options: LeaderElectorOptions,
+  ) {
+    this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
+    this.renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
+    this.retryPeriodMs = options.retryPeriodMs ?? 2_000;
+    if (this.renewDeadlineMs >= this.leaseDurationMs) throw new Error('leader election: renewDeadlineMs must be less than leaseDurationMs');
+    if (!options.identity) throw new Error('leader election: identity is required');
+    this.log = (options.logger ?? silentLogger()).child({ lease: `${options.namespace}/${options.name}`, identity: options.identity });
+  }
+
+  /** isLeader reports whether this candidate holds the Lease right now. */
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  /** leader is the identity of the last observed holder ('' when none). */
+  get leader(): string {
+    return this.observedHolder;
+  }
+
+  /** start begins campaigning (idempotent). */
+  start(): void {
+    this.loop ??= this.run().catch((err) => this.log.error({ err: errorMessage(err) }, 'leader election loop crashed'));
+  }
+
+  /** stop ends the campaign; a leader steps down and (by default) releases the Lease. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+    if (this.leading) {
+      this.stepDown();
+      if (this.options.releaseOnStop ?? true) await this.release();
+    }
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.abort.signal;
+    while (!signal.aborted) {
+      // Acquire: try every retry period (with a little jitter, like client-go's JitterUntil with factor 1.2).
+      while (!signal.aborted) {
+        if (await this.tryAcquireOrRenew()) break;
+        await sleep(this.retryPeriodMs * (1 + 0.2 * Math.random()), signal);
+      }
+      if (signal.aborted) return;
+      this.leading = true;
+      this.leadAbort = new AbortController();
+      this.log.info('became leader');
+      this.options.onStartedLeading?.(this.leadAbort.signal);
+      // Renew until a renewal fails for longer than the renew deadline.
+      let lastRenew = Date.now();
+      while (!signal.aborted) {
+        await sleep(this.retryPeriodMs, signal);
+        if (signal.aborted) return;
+        if (await this.tryAcquireOrRenew()) {
+          lastRenew = Date.now();
+          continue;
+        }
+        if (this.observedHolder !== this.options.identity || Date.now() - lastRenew > this.renewDeadlineMs) {
+          this.log.warn({ holder: this.observedHolder }, 'lost leadership');
+          this.stepDown();
+          break;
+        }
+      }
+    }
+  }
+
+  private stepDown(): void {
+    if (!this.leading) return;
+    this.leading = false;
+    this.leadAbort?.abort();
+    this.options.onStoppedLeading?.();
+  }
+
+  private observe(spec: LeaseSpec | undefined): void {
+    const record = JSON.stringify(spec ?? {});
+    if (record !== this.observedRecord) {
+      this.observedRecord = record;
+      this.observedAt = Date.now();
+    }
+    const holder = spec?.holderIdentity ?? '';
+    if (holder !== this.observedHolder) {
+      this.observedHolder = holder;
+      if (holder) this.options.onNewLeader?.(holder);
+    }
+  }
+
+  /** tryAcquireOrRenew makes one attempt; true when we hold the Lease afterwards. Go: leaderelection.go */
+  private async tryAcquireOrRenew(): Promise<boolean> {
+    const me = this.options.identity;
+    const now = new Date();
+    const ref = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: this.options.namespace, name: this.options.name };
+    const durationSeconds = Math.max(1, Math.ceil(this.leaseDurationMs / 1000));
+    const timeoutMs = this.renewDeadlineMs;
+    try {
+      const lease = await this.client.getIfExists<Lease>(ref, { signal: AbortSignal.timeout(timeoutMs) });
+      if (!lease) {
+        const created = await this.client.create<Lease>({
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.options.name, namespace: this.options.namespace },
+          spec: { holderIdentity: me, leaseDurationSeconds: durationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
+        });
+        this.lease = created;
+        this.observe(created.spec);
+        return true;
+      }
+      this.observe(lease.spec);
+      const spec = lease.spec ?? {};
+      const holder = spec.holderIdentity ?? '';
+      const validMs = (spec.leaseDurationSeconds ?? durationSeconds) * 1000;
+      if (holder !== '' && holder !== me && this.observedAt + validMs > Date.now()) return false;
+      const next: LeaseSpec = {
+        holderIdentity: me,
+        leaseDurationSeconds: durationSeconds,
+        acquireTime: holder === me && spec.acquireTime ? spec.acquireTime : microTime(now),
+        renewTime: microTime(now),
+        leaseTransitions: holder === me ? (spec.leaseTransitions ?? 0) : (spec.leaseTransitions ?? 0) + 1,
+      };
+      const updated = await this.client.update<Lease>({ ...lease, spec: next }, { signal: AbortSignal.timeout(timeoutMs) });
+      this.lease = updated;
+      this.observe(updated.spec);
+      return true;
+    } catch (err) {
+      if (isConflict(err) || isAlreadyExists(err)) return false;
+      this.log.debug({ err: errorMessage(err) }, 'lease acquire/renew failed');
+      return false;
+    }
+  }
+
+  /** release gives up the Lease (holder cleared, 1 s duration) so others can take over at once. */
+  private async release(): Promise<void> {
+    const lease = this.lease;
+    if (!lease || lease.spec?.holderIdentity !== this.options.identity) return;
+    try {
+      const now = microTime(new Date());
+      await this.client.update({ ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now } });
+    } catch (err) {
+      if (!isConflict(err) && !isNotFound(err)) this.log.warn({ err: errorMessage(err) }, 'releasing the lease failed');
+    }
+  }
+}
