@@ -89,9 +89,19 @@ function objectShell(cls: string): JSONSchemaProps {
   return node;
 }
 
+// goStructNames maps the properties object of every inline struct node to its Go type name (v1.PodSpec): field
+// copies share that object, so the name survives the per-field shallow copies. Used for decoder-style messages.
+const goStructNames = new WeakMap<object, string>();
+
+/** goTypeName returns the Go type name of an inline built-in struct node ("v1.PodSpec"), if it is one. */
+export function goTypeName(node: JSONSchemaProps): string | undefined {
+  return node.properties ? goStructNames.get(node.properties) : undefined;
+}
+
 function fillProperties(cls: string, node: JSONSchemaProps, style: RefStyle): void {
   const props: Record<string, JSONSchemaProps> = {};
   node.properties = props;
+  if (style.kind === 'inline') goStructNames.set(props, `v1.${definitionName(cls).split('.').pop()}`);
   for (const [name, spec, , desc] of types()[cls].f) props[name] = fieldSchema(cls, name, spec, desc, style);
 }
 

@@ -22,3 +22,4 @@ export { applyCRDDefaults, crdStoredVersions, isDNS1035Label, isDNS1123Subdomain
 export { compileSchema } from './compile.js';
 export { fieldErrorBody, fieldErrorString, invalidMessage } from './field-errors.js';
 export { groupVersionPath, openAPIV2, openAPIV3GroupVersion, openAPIV3Root } from './openapi.js';
+export { builtinDecodeError } from './go-decode.js';
