@@ -37,7 +37,7 @@ test('builtinDecodeError: int-or-string, quantities, base64', () => {
   assert.equal(builtinDecodeError(secret, { data: { a: 'hello!' } }), 'illegal base64 data at input byte 5');
   assert.equal(builtinDecodeError(secret, { data: { a: 'abc' } }), 'illegal base64 data at input byte 0');
   assert.equal(builtinDecodeError(secret, { data: { a: 'abcde' } }), 'illegal base64 data at input byte 4');
-  assert.equal(builtinDecodeError(secret, { data: { a: 'ab=c' } }), 'illegal base64 data at input byte 3');
+  assert.equal(builtinDecodeError(secret, { data: { a: 'ab=c' } }), 'illegal base64 data at input byte 2');
   assert.equal(builtinDecodeError(secret, { data: { a: 'aGVs\nbG8=' } }), undefined);
   assert.equal(builtinDecodeError(secret, { stringData: { a: 'not base64 at all' } }), undefined);
 });
