@@ -193,3 +193,15 @@ test('kubectl server-side apply keeps an existing last-applied annotation in syn
   const out = ok(apply(stored(live), cm({ key: 'w' }, { annotations: { [ann]: '{}' } }), 'kubectl'));
   assert.equal(out.metadata.annotations[ann], '{"apiVersion":"v1","data":{"key":"w"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"c","namespace":"default"}}\n');
 });
+
+test('inputs are never mutated', () => {
+  const ann = 'kubectl.kubernetes.io/last-applied-configuration';
+  const live = stored(ok(apply(undefined, cm({ key: 'v' }, { annotations: { [ann]: '{}' } }), 'kubectl')));
+  const snapshot = structuredClone(live);
+  const applied = cm({ key: 'v' }, { annotations: { [ann]: '{}' } });
+  const appliedSnapshot = structuredClone(applied);
+  ok(apply(live, applied, 'kubectl'));
+  trackUpdate(live, { ...live, data: { key: 'x' } }, { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 });
+  assert.deepEqual(live, snapshot);
+  assert.deepEqual(applied, appliedSnapshot);
+});

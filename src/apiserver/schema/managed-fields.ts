@@ -54,10 +54,17 @@ function managerIdentifier(m: ManagerInfo): string {
   const o: JSONObject = { manager: m.manager, operation: m.operation };
   if (m.operation === 'Update' && m.apiVersion) o.apiVersion = m.apiVersion;
   if (m.subresource) o.subresource = m.subresource;
-  return JSON.stringify(o);
+  const id = JSON.stringify(o);
+  if (!parsedIds.has(id)) parsedIds.set(id, { manager: m.manager, operation: m.operation, apiVersion: o.apiVersion as string | undefined, subresource: m.subresource || undefined });
+  return id;
 }
 
+// parsedIds remembers identifiers built here so encoding does not re-parse them (bounded: managers are few).
+const parsedIds = new Map<string, ManagerInfo>();
+
 function parseIdentifier(id: string): ManagerInfo {
+  const known = parsedIds.get(id);
+  if (known) return known;
   try {
     const o = JSON.parse(id) as ManagerInfo;
     if (isObject(o) && typeof o.manager === 'string') return o;
@@ -68,10 +75,15 @@ function parseIdentifier(id: string): ManagerInfo {
 }
 
 // Times are stored at second precision in UTC, like metav1.Time.
+let lastNow = '';
+let lastSeconds = '';
 function toSeconds(now: string): string {
+  if (now === lastNow) return lastSeconds;
   const t = Date.parse(now);
-  if (Number.isNaN(t)) return now;
-  return new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const out = Number.isNaN(t) ? now : new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  lastNow = now;
+  lastSeconds = out;
+  return out;
 }
 
 // Go: internal/managedfields.go DecodeManagedFields (throws on malformed entries).
@@ -104,12 +116,12 @@ function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
     if (info.subresource) e.subresource = info.subresource;
     entries.push(e as ManagedFieldsEntry);
   }
-  const seconds = (t: string | undefined) => (t ? Math.floor(Date.parse(t) / 1000) : 0);
+  const secs = new Map(entries.map((e) => [e, e.time ? Math.floor(Date.parse(e.time) / 1000) : 0]));
   const c = <T>(a: T, b: T) => (a < b ? -1 : a > b ? 1 : 0);
   entries.sort(
     (p, q) =>
       c(p.operation, q.operation) ||
-      c(seconds(p.time), seconds(q.time)) ||
+      c(secs.get(p)!, secs.get(q)!) ||
       c(p.manager, q.manager) ||
       c(p.apiVersion, q.apiVersion) ||
       c(p.subresource ?? '', q.subresource ?? ''),
@@ -126,9 +138,14 @@ function isResetManagedFields(v: unknown): boolean {
 
 const metadataOf = (o: unknown): JSONObject => (isObject(o) && isObject(o.metadata) ? o.metadata : {});
 
+// withoutManagedFields copies only the top level and metadata: nothing below is ever mutated here.
 function withoutManagedFields(o: object): JSONObject {
-  const copy = cloneJSON(o) as JSONObject;
-  if (isObject(copy.metadata)) delete copy.metadata.managedFields;
+  const copy: JSONObject = { ...(o as JSONObject) };
+  if (isObject(copy.metadata)) {
+    const meta = { ...copy.metadata };
+    delete meta.managedFields;
+    copy.metadata = meta;
+  }
   return copy;
 }
 
@@ -318,9 +335,8 @@ function gvkString(apiVersion: string, kind: string): string {
 }
 
 // Go: internal/structuredmerge.go Update, wrapped by managedfieldsupdater.go (current-operation) and stripmeta.go.
+// The live object was validated when it was written, so only the new one is checked here.
 function runUpdate(updater: Updater, ref: TypeRef, live: unknown, next: unknown, managed: Managed, id: string, version: string, now: string): void {
-  const liveErrs = validateTyped(live, ref, true);
-  if (liveErrs.length > 0) throw new Error(`failed to convert live object to smd typed: ${typedErrorsString(liveErrs)}`);
   const newErrs = validateTyped(next, ref, true);
   if (newErrs.length > 0) throw new Error(`failed to convert new object to smd typed: ${typedErrorsString(newErrs)}`);
   updater.updateOp(live, next, version, managed.fields, CURRENT_OPERATION);
@@ -427,14 +443,18 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
   stripMeta(managed.fields, id);
   capUpdateManagers(managed);
   if (result !== undefined) managed.times.set(id, toSeconds(o.now));
-  const out = (result === undefined ? liveObj : (result as JSONObject)) as JSONObject;
+  // A fresh tree: merged values may share subtrees with the caller's live object.
+  const out = cloneJSON(result === undefined ? liveObj : result) as JSONObject;
   liveObj = out;
   // Go: lastappliedupdater.go — kubectl's server-side apply keeps a client-side apply annotation in sync.
   if (o.manager === 'kubectl' && typeof (metadataOf(out).annotations as JSONObject | undefined)?.[LAST_APPLIED] === 'string') {
     const lastApplied = cloneJSON(config);
     const ann = metadataOf(lastApplied).annotations;
     if (isObject(ann)) delete ann[LAST_APPLIED];
-    (metadataOf(out).annotations as JSONObject)[LAST_APPLIED] = `${goJSON(lastApplied)}\n`;
+    // Copy before writing: unchanged values may still be shared with the caller's live object.
+    const meta = { ...metadataOf(out) };
+    meta.annotations = { ...(meta.annotations as JSONObject), [LAST_APPLIED]: `${goJSON(lastApplied)}\n` };
+    out.metadata = meta;
   }
   return { ok: true, object: setManagedFields(liveObj, encodeManagedFields(managed)) };
 }
