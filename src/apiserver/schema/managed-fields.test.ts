@@ -205,3 +205,30 @@ test('inputs are never mutated', () => {
   assert.deepEqual(live, snapshot);
   assert.deepEqual(applied, appliedSnapshot);
 });
+
+test('update tracking of built-ins compares typed values: by-value structs are never "added"', () => {
+  const d = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'nginx', namespace: 'default' },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'nginx' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%' } },
+      template: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } },
+    },
+  };
+  const out = trackUpdate(undefined, d, { manager: 'kubectl-create', schema: depSchema, apiVersion: 'apps/v1', now: T1 }) as Obj;
+  assert.deepEqual(mf(out)[0].fieldsV1, {
+    'f:spec': {
+      'f:replicas': {},
+      'f:selector': {},
+      'f:strategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {} }, 'f:type': {} },
+      'f:template': {
+        'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+        'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } } },
+      },
+    },
+  });
+  assert.equal(out.status, undefined, 'the returned object is not padded');
+});

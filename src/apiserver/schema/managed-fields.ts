@@ -6,6 +6,7 @@
 // Go: sigs.k8s.io/structured-merge-diff merge/update.go, merge/conflict.go; k8s.io/apimachinery/pkg/util/managedfields
 // (fieldmanager.go, internal/{structuredmerge,stripmeta,managedfieldsupdater,buildmanagerinfo,capmanagers,
 // skipnonapplied,lastappliedupdater,managedfields,conflict}.go).
+import { typedSkeleton } from './builtin.js';
 import { PatchError } from './errors.js';
 import { FieldSet, goJSON, pathString, type Path } from './fieldpath.js';
 import { cloneJSON, deepEqualJSON, goQuote, isObject, type JSONObject } from './json.js';
@@ -157,6 +158,19 @@ function setManagedFields(o: JSONObject, entries: ManagedFieldsEntry[]): JSONObj
   if (!isObject(o.metadata)) o.metadata = {};
   (o.metadata as JSONObject).managedFields = entries;
   return o;
+}
+
+// fillSkeleton returns obj with every skeleton map present (absent or null ones become the skeleton's {}).
+function fillSkeleton(obj: JSONObject, skeleton: Record<string, unknown>): JSONObject {
+  const out: JSONObject = { ...obj };
+  for (const [k, sub] of Object.entries(skeleton)) {
+    const cur = out[k];
+    if (sub === null) {
+      if (cur === undefined) out[k] = null;
+    } else if (cur === undefined || cur === null) out[k] = fillSkeleton({}, sub as Record<string, unknown>);
+    else if (isObject(cur)) out[k] = fillSkeleton(cur, sub as Record<string, unknown>);
+  }
+  return out;
 }
 
 // ---- the structured-merge-diff Updater. Go: merge/update.go ----
@@ -386,7 +400,11 @@ export function trackUpdate(old: object | undefined, updated: object, o: UpdateO
     // Go: skipnonapplied.go — updates of objects that are not tracked yet stay untracked.
     if (managed.fields.size === 0 && old && metadataOf(old).uid) return next;
     const id = managerIdentifier({ manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, subresource: o.subresource });
-    runUpdate(new Updater(ref, resetFieldSet(o)), ref, live, next, managed, id, o.apiVersion, o.now);
+    // Built-ins are compared as typed Go values: by-value structs exist even when the JSON omits them.
+    const skeleton = typedSkeleton(o.schema);
+    const typedLive = skeleton ? fillSkeleton(live, skeleton) : live;
+    const typedNext = skeleton ? fillSkeleton(next, skeleton) : next;
+    runUpdate(new Updater(ref, resetFieldSet(o)), ref, typedLive, typedNext, managed, id, o.apiVersion, o.now);
     return setManagedFields(next, encodeManagedFields(managed));
   } catch {
     return withoutManagedFields(updated);
