@@ -8,6 +8,7 @@ import {
   applyMergePatch,
   applyStrategicMergePatch,
   compileSchema,
+  conflictCauses,
   isPatchError,
   serverSideApply,
   supportsStrategicMergePatch,
@@ -461,13 +462,9 @@ export function patchTypeOf(contentType: string): PatchType | undefined {
   }
 }
 
-/** conflictCauses renders SSA conflicts as Status causes. */
-function conflictCauses(conflicts: Conflict[]): { reason: string; message: string; field: string }[] {
-  return conflicts.map((c) => ({
-    reason: 'FieldManagerConflict',
-    message: `conflict with ${JSON.stringify(c.manager)}${c.subresource ? ` with subresource ${JSON.stringify(c.subresource)}` : ''} using ${c.apiVersion}`,
-    field: c.field,
-  }));
+// SSA conflicts as Status causes (the schema component names the Go field Type; its JSON key is "reason").
+function causesOf(conflicts: Conflict[]): { reason: string; message: string; field: string }[] {
+  return conflictCauses(conflicts).map((c) => ({ reason: c.type, message: c.message, field: c.field }));
 }
 
 /** patch handles PATCH in its four content types. Go: handlers/patch.go */
@@ -496,7 +493,7 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
     const applied = body as KubeObject;
     checkAppliedIdentity(scope, applied, name);
     const r = serverSideApply(undefined, applied, { manager: o.fieldManager, force: o.force, schema, apiVersion: gv, now });
-    if (!r.ok) throw applyConflict(conflictCauses(r.conflicts), r.message);
+    if (!r.ok) throw applyConflict(causesOf(r.conflicts), r.message);
     const obj = decodeObject(scope, r.object, o);
     return { ...createObject(scope, obj, o, { trackFields: false }), created: true };
   }
@@ -517,7 +514,7 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
       case 'apply': {
         checkAppliedIdentity(scope, body as KubeObject, name);
         const r = serverSideApply(target, body as object, { manager: o.fieldManager, force: o.force, schema, apiVersion: gv, now, subresource: scope.subresource });
-        if (!r.ok) throw applyConflict(conflictCauses(r.conflicts), r.message);
+        if (!r.ok) throw applyConflict(causesOf(r.conflicts), r.message);
         patched = r.object as KubeObject;
         break;
       }

@@ -131,7 +131,7 @@ describe('server-side apply', () => {
   test('KubernetesObjectApi.patch with ServerSideApply: managers, conflicts, force', async () => {
     const s = await ns();
     const client = k8s.KubernetesObjectApi.makeApiClient(kc);
-    const spec = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa', namespace: s }, data: { a: '1' } };
+    const spec: k8s.V1ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa', namespace: s }, data: { a: '1' } };
     const first = await client.patch(spec, undefined, undefined, 'alice', false, k8s.PatchStrategy.ServerSideApply);
     assert.deepEqual((first as k8s.V1ConfigMap).data, { a: '1' });
     const mf = first.metadata?.managedFields ?? [];
