@@ -149,20 +149,22 @@ describe('server-side apply', () => {
 });
 
 describe('restart', () => {
-  test('an informer resumes after a restart and relists on 410', async () => {
+  test('an informer resumes after a restart and relists on 410', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ripple-restart-'));
     let server = await startApiServer({ dataDir: dir, clusters: ['r'], durability: 'normal' });
+    let informer: k8s.Informer<k8s.V1ConfigMap> & k8s.ObjectCache<k8s.V1ConfigMap> | undefined;
+    let stopped = false;
     try {
       const rkc = new k8s.KubeConfig();
       rkc.loadFromString(server.kubeconfigYaml('r'));
       const rcore = rkc.makeApiClient(k8s.CoreV1Api);
       await rcore.createNamespacedConfigMap({ namespace: 'default', body: cm('before') });
-      const informer = k8s.makeInformer(rkc, '/api/v1/namespaces/default/configmaps', () => rcore.listNamespacedConfigMap({ namespace: 'default' }));
+      const inf = k8s.makeInformer(rkc, '/api/v1/namespaces/default/configmaps', () => rcore.listNamespacedConfigMap({ namespace: 'default' }));
+      informer = inf;
       // The documented client-node pattern: restart the informer when its connection fails.
-      let stopped = false;
-      informer.on('error', () => setTimeout(() => void (stopped || informer.start().catch(() => undefined)), 50));
-      await informer.start();
-      await eventually(() => informer.list('default').map((o) => o.metadata?.name), (l) => l.includes('before'));
+      inf.on('error', () => setTimeout(() => void (stopped || inf.start().catch(() => undefined)), 50));
+      await inf.start();
+      await eventually(() => inf.list('default').map((o) => o.metadata?.name), (l) => l.includes('before'));
       // A write elsewhere moves the server past the informer's resourceVersion before the restart.
       await rcore.createNamespacedConfigMap({ namespace: 'kube-system', body: cm('elsewhere') });
       const port = server.port;
@@ -172,10 +174,10 @@ describe('restart', () => {
       const rcore2 = rkc.makeApiClient(k8s.CoreV1Api);
       await rcore2.createNamespacedConfigMap({ namespace: 'default', body: cm('after') });
       await rcore2.deleteNamespacedConfigMap({ name: 'before', namespace: 'default' });
-      await eventually(() => informer.list('default').map((o) => o.metadata?.name).sort(), (l) => l.join() === 'after', { message: 'informer relisted' });
-      stopped = true;
-      await informer.stop();
+      await eventually(() => inf.list('default').map((o) => o.metadata?.name).sort(), (l) => l.join() === 'after', { message: 'informer relisted' });
     } finally {
+      stopped = true;
+      await informer?.stop();
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
     }
