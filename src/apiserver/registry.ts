@@ -110,13 +110,14 @@ export function outputObject(scope: Scope, obj: KubeObject): KubeObject {
  * decodeObject checks a request body the way kube's decoder does (apiVersion/kind, metadata shape, typed fields,
  * unknown fields per fieldValidation) and converts it to the stored shape with defaults applied.
  */
-export function decodeObject(scope: Scope, body: unknown, o: WriteOptions, subresource?: Subresource): KubeObject {
+export function decodeObject(scope: Scope, body: unknown, o: WriteOptions, subresource?: Subresource, { owned = false } = {}): KubeObject {
   const { desc, version } = scope;
   const gv = gvString(desc.group, version);
   if (!isPlainObject(body)) {
     throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }
-  const obj = clone(body) as KubeObject;
+  // A body parsed for this request is ours to change; anything else (patch results) may share parts with stored objects.
+  const obj = (owned ? body : clone(body)) as KubeObject;
   const expectedKind = subresource === 'scale' ? 'Scale' : desc.kind;
   const expectedGv = subresource === 'scale' ? 'autoscaling/v1' : gv;
   if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expectedGv) {
@@ -225,9 +226,9 @@ export interface WriteResult {
   stored?: Stored;
 }
 
-/** create handles POST on a collection. Go: genericregistry.Store.Create + handlers.createHandler */
+/** create handles POST on a collection; it takes ownership of body. Go: genericregistry.Store.Create + handlers.createHandler */
 export function create(scope: Scope, body: unknown, o: WriteOptions): WriteResult {
-  const obj = decodeObject(scope, body, o);
+  const obj = decodeObject(scope, body, o, undefined, { owned: true });
   return createObject(scope, obj, o, { trackFields: true });
 }
 
@@ -290,11 +291,12 @@ interface UpdateMode {
   isPatch: boolean;
 }
 
-/** update handles PUT on an object or its status/finalize subresource. Go: genericregistry.Store.Update */
+/** update handles PUT on an object or its status/finalize subresource; it takes ownership of body.
+ * Go: genericregistry.Store.Update */
 export function update(scope: Scope, name: string, body: unknown, o: WriteOptions): WriteResult & { created: boolean } {
   const { desc, cluster } = scope;
   if (scope.subresource === 'scale') return updateScale(scope, name, body, o);
-  const obj = decodeObject(scope, body, o, scope.subresource);
+  const obj = decodeObject(scope, body, o, scope.subresource, { owned: true });
   const meta = obj.metadata!;
   if (!meta.name) meta.name = name;
   else if (meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);

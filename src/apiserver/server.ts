@@ -34,7 +34,8 @@ export interface ApiServerOptions {
   /** Clusters that get the load-balancer simulator, with an optional address pool. */
   loadBalancer?: { cluster: string; pool?: string[] }[];
   logger?: Logger;
-  /** 'full' (default) fsyncs every group commit; 'normal' survives process crashes but not power loss. */
+  /** 'process' (default): acknowledged writes survive a killed process; 'power': they also survive power loss (the
+   * WAL is fsynced before answering, off the event loop, shared by all writes committed meanwhile). */
   durability?: Durability;
   /** Events kept per cluster for watches resuming from a resourceVersion (default 10,000). */
   watchWindow?: number;
@@ -411,7 +412,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
     const bad = validateClusterName(c);
     if (bad) throw new Error(bad);
   }
-  const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'full');
+  const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'process');
   const server = new EmbeddedApiServer(o.dataDir, store, o.logger ?? NOOP_LOGGER, o.watchWindow ?? 10_000);
   try {
     server.load();

@@ -151,7 +151,7 @@ describe('server-side apply', () => {
 describe('restart', () => {
   test('an informer resumes after a restart and relists on 410', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ripple-restart-'));
-    let server = await startApiServer({ dataDir: dir, clusters: ['r'], durability: 'normal' });
+    let server = await startApiServer({ dataDir: dir, clusters: ['r'], durability: 'process' });
     let informer: k8s.Informer<k8s.V1ConfigMap> & k8s.ObjectCache<k8s.V1ConfigMap> | undefined;
     let stopped = false;
     try {
@@ -169,7 +169,7 @@ describe('restart', () => {
       await rcore.createNamespacedConfigMap({ namespace: 'kube-system', body: cm('elsewhere') });
       const port = server.port;
       await server.stop();
-      server = await startApiServer({ dataDir: dir, durability: 'normal' });
+      server = await startApiServer({ dataDir: dir, durability: 'process' });
       assert.equal(server.port, port, 'the port is reused so kubeconfigs stay valid');
       const rcore2 = rkc.makeApiClient(k8s.CoreV1Api);
       await rcore2.createNamespacedConfigMap({ namespace: 'default', body: cm('after') });
