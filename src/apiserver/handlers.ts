@@ -48,7 +48,7 @@ import {
   type WriteOptions,
 } from './registry.js';
 import { gvString } from './resource.js';
-import { badRequest, invalid, methodNotAllowed, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
+import { badRequest, invalid, methodNotAllowed, notAcceptable, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
 import { isPlainObject, type KubeObject, type Stored } from './types.js';
 import { filterEvent, type ChangeEvent, type Subscriber, type WatchEventType } from './watch.js';
 
@@ -367,6 +367,8 @@ export class ClusterHandler {
         return true;
       }
       case '/openapi/v2':
+        // kubectl asks for v2 only as protobuf, as a fallback; answering JSON would fail its decoder.
+        if (negotiate(req.headers.accept, {}).kind !== 'json') throw notAcceptable('only the following media types are accepted: application/json');
         sendJsonText(res, 200, this.env.openapi.openAPIV2());
         return true;
       case '/openapi/v3':

@@ -77,9 +77,16 @@ export function groupResource(desc: ResourceDescriptor): GroupResource {
   return { group: desc.group, resource: desc.plural };
 }
 
-/** rfc3339 renders a date with seconds precision, as metav1.Time marshals. */
+let lastSecond = NaN;
+let lastRendered = '';
+/** rfc3339 renders a date with seconds precision, as metav1.Time marshals (cached per second: it is on every write). */
 export function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const sec = Math.floor(d.getTime() / 1000);
+  if (sec !== lastSecond) {
+    lastSecond = sec;
+    lastRendered = d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastRendered;
 }
 
 function schemaOf(desc: ResourceDescriptor, version: string): JSONSchemaProps {
@@ -636,10 +643,14 @@ export function remove(scope: Scope, name: string, opts: DeleteOptions, warnings
     desc.hooks.deleteAgain?.(old, ctx);
     if (!finalizersChanged) return { obj: outputObject(scope, old), deleted: false };
   }
-  const next = clone(old);
-  next.metadata.finalizers = finalizers;
-  if (finalizers.length === 0) delete next.metadata.finalizers;
-  if (!old.metadata.deletionTimestamp) desc.hooks.beginDelete?.(next, ctx);
+  // Most deletions are immediate: copy the object only when it is kept with a deletionTimestamp.
+  const keeps = finalizers.length > 0 || !!desc.hooks.beginDelete || !!desc.hooks.blocksDeletion;
+  const next = keeps ? clone(old) : old;
+  if (keeps) {
+    next.metadata.finalizers = finalizers;
+    if (finalizers.length === 0) delete next.metadata.finalizers;
+    if (!old.metadata.deletionTimestamp) desc.hooks.beginDelete?.(next, ctx);
+  }
   const pending = (next.metadata.finalizers ?? []).length > 0 || !!desc.hooks.blocksDeletion?.(next);
   if (pending) {
     // Go: markAsDeleting — deletionTimestamp now, grace period 0, generation bumped when tracked.
