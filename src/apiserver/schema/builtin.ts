@@ -155,6 +155,11 @@ export function builtinSchema(group: string, version: string, kind: string): JSO
 
 const kindClasses = new WeakMap<JSONSchemaProps, string>();
 
+/** isBuiltinSchema tells whether s is the root schema builtinSchema returned (or one of its inline nodes). */
+export function isBuiltinSchema(s: JSONSchemaProps): boolean {
+  return kindClasses.has(s) || (s.properties !== undefined && goStructNames.has(s.properties));
+}
+
 /**
  * typedSkeleton returns what a built-in kind's zero Go value looks like as JSON for the fields Go holds by value
  * (spec: {}, status: {}, spec.template: {spec: {}} ...), or undefined for schemas that are not built-in kinds.

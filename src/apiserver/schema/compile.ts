@@ -5,6 +5,7 @@
 // {defaulting,pruning}; list invariants port pkg/apiserver/schema/listtype. CEL rules (x-kubernetes-validations)
 // are not evaluated.
 import { objectMetaSchema } from './builtin.js';
+import { cleanSchema } from './schema-shape.js';
 import { cloneJSON, deepEqualJSON, formatGoNumber, goQuote, hasKey, isObject, setKey, type JSONObject } from './json.js';
 import type { CompiledSchema, FieldError, JSONSchemaProps } from './types.js';
 
@@ -16,7 +17,8 @@ const cache = new WeakMap<JSONSchemaProps, { crd?: CompiledSchema; builtin?: Com
  * and metadata follows ObjectMeta; list-type set/map invariants are checked. With isBuiltin the schema is a
  * built-in kind's full schema (builtinSchema) and is taken literally.
  */
-export function compileSchema(schema: JSONSchemaProps, o?: { isBuiltin?: boolean }): CompiledSchema {
+export function compileSchema(rawSchema: JSONSchemaProps, o?: { isBuiltin?: boolean }): CompiledSchema {
+  const schema = cleanSchema(rawSchema);
   const slot = cache.get(schema) ?? {};
   cache.set(schema, slot);
   const builtin = o?.isBuiltin === true;
@@ -486,13 +488,13 @@ const embeddedMode = (s: JSONSchemaProps): Mode => (s['x-kubernetes-embedded-res
 /** validateValue runs only the kube-openapi value validation of one schema node (used for CRD default checks). */
 export function validateValue(schema: JSONSchemaProps, value: unknown): FieldError[] {
   const errs: FieldError[] = [];
-  validateNode(schema, value, '', errs, NO_OLD);
+  validateNode(cleanSchema(schema), value, '', errs, NO_OLD);
   return errs;
 }
 
 /** unknownPaths lists what pruning would drop from value under schema (embedded: value is an embedded resource). */
 export function unknownPaths(schema: JSONSchemaProps, value: unknown, embedded: boolean): string[] {
   const out: string[] = [];
-  walkUnknown(value, schema, '', embedded ? 'embedded' : 'plain', out, false);
+  walkUnknown(value, cleanSchema(schema), '', embedded ? 'embedded' : 'plain', out, false);
   return out;
 }

@@ -8,6 +8,7 @@
 // skipnonapplied,lastappliedupdater,managedfields,conflict}.go).
 import { typedSkeleton } from './builtin.js';
 import { PatchError } from './errors.js';
+import { cleanSchema } from './schema-shape.js';
 import { FieldSet, goJSON, pathString, type Path } from './fieldpath.js';
 import { cloneJSON, deepEqualJSON, goQuote, isObject, type JSONObject } from './json.js';
 import {
@@ -373,7 +374,7 @@ function runUpdate(updater: Updater, ref: TypeRef, live: unknown, next: unknown,
  * managedFields removed instead of failing the write.
  */
 export function trackUpdate(old: object | undefined, updated: object, o: UpdateOptions): object {
-  const ref: TypeRef = { s: o.schema, resource: true };
+  const ref: TypeRef = { s: cleanSchema(o.schema), resource: true };
   try {
     // Go: fieldmanager.go decodeManagedFields
     let managed: Managed;
@@ -427,7 +428,7 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
   if (metadataOf(applied).managedFields !== undefined && metadataOf(applied).managedFields !== null) {
     throw new PatchError('BadRequest', 'metadata.managedFields must be nil');
   }
-  const ref: TypeRef = { s: o.schema, resource: true };
+  const ref: TypeRef = { s: cleanSchema(o.schema), resource: true };
   let managed: Managed;
   try {
     managed = decodeManagedFields(live ? metadataOf(live).managedFields : undefined);
