@@ -63,7 +63,8 @@ const cm = (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, n
 })().catch((e) => parentPort.postMessage({ error: e.message }));
 `;
 
-async function measure(durability: Durability, protocol: 'https' | 'http'): Promise<Record<string, unknown>> {
+/** measure runs the kubebench measurements once against a fresh server. */
+export async function measure(durability: Durability, protocol: 'https' | 'http'): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'ripple-bench-'));
   const server = await startApiServer({ dataDir: dir, clusters: ['bench'], durability });
   try {

@@ -174,7 +174,7 @@ export function decodeBody(buf: Buffer, contentType: string | undefined, { yamlA
   if (type === 'application/cbor') {
     throw unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }
-  if (text.trim() === '') throw badRequest('Object \'Kind\' is missing in \'\'');
+  if (text.length < 64 && text.trim() === '') throw badRequest('Object \'Kind\' is missing in \'\'');
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -279,8 +279,13 @@ export function createObject(scope: Scope, obj: KubeObject, o: WriteOptions, { t
     undo?.();
     return { obj: outputObject(scope, result) };
   }
+  return store(scope, result, undo);
+}
+
+// Queues the write; what the allocate hook claimed is given back if the write fails now or at commit.
+function store(scope: Scope, obj: KubeObject, undo: (() => void) | undefined): WriteResult {
   try {
-    const stored = cluster.put(desc.storage, result as KubeObject & { metadata: ObjectMeta }, { onFail: undo });
+    const stored = scope.cluster.put(scope.desc.storage, obj as KubeObject & { metadata: ObjectMeta }, { onFail: undo });
     return { obj: outputObject(scope, stored.obj), stored };
   } catch (e) {
     undo?.();
@@ -318,7 +323,7 @@ export function update(scope: Scope, name: string, body: unknown, o: WriteOption
 }
 
 function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteOptions, mode: UpdateMode): WriteResult {
-  const { desc, cluster } = scope;
+  const { desc } = scope;
   const old = cur.obj;
   const name = old.metadata.name!;
   const ctx = hookContext(scope, o);
@@ -393,13 +398,7 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
     finalRemove(scope, cur);
     return { obj: outputObject(scope, last) };
   }
-  try {
-    const stored = cluster.put(desc.storage, result as KubeObject & { metadata: ObjectMeta }, { onFail: undo });
-    return { obj: outputObject(scope, stored.obj), stored };
-  } catch (e) {
-    undo?.();
-    throw e;
-  }
+  return store(scope, result, undo);
 }
 
 // ----------------------------------------------------------------------------- scale
