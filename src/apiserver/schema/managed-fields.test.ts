@@ -232,3 +232,21 @@ test('update tracking of built-ins compares typed values: by-value structs are n
   });
   assert.equal(out.status, undefined, 'the returned object is not padded');
 });
+
+test('kubectl server-side apply after client-side apply takes over unchanged last-applied fields', () => {
+  const ann = 'kubectl.kubernetes.io/last-applied-configuration';
+  const csa = (data: Record<string, string>) => {
+    const o = cm(data);
+    return cm(data, { annotations: { [ann]: JSON.stringify(o) } });
+  };
+  const created = stored(trackUpdate(undefined, csa({ key: 'v' }), { manager: 'kubectl-client-side-apply', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj);
+  const other = apply(created, cm({ key: 'w' }), 'someone');
+  assert.equal(other.ok, false);
+  if (!other.ok) assert.equal(other.message, 'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.key');
+  const migrated = ok(apply(created, cm({ key: 'w' }), 'kubectl'));
+  assert.equal(migrated.data.key, 'w');
+  assert.deepEqual(mf(migrated).find((e) => e.manager === 'kubectl')!.fieldsV1, { 'f:data': { 'f:key': {} } });
+  // Once the live value drifted from the annotation (an edit), the takeover is a conflict again.
+  const edited = stored(trackUpdate(created, { ...created, data: { key: 'edited' } }, { manager: 'kubectl-client-side-apply', schema: cmSchema, apiVersion: 'v1', now: T2 }) as Obj);
+  assert.equal(apply(edited, cm({ key: 'w' }), 'kubectl').ok, false);
+});

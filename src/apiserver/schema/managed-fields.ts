@@ -1,11 +1,11 @@
 // Server-side apply and managedFields tracking, as kube-apiserver's field manager does them: the structured-merge-diff
 // Updater (Apply: merge, prune fields the applier stopped applying unless others own them, conflicts, force;
 // Update: ownership of changed fields) wrapped in the apiserver's managers (strip meta fields, per-manager times,
-// manager identity, cap of 10 Update managers into "ancient-changes", "before-first-apply", last-applied
-// annotation sync for kubectl).
+// manager identity, cap of 10 Update managers into "ancient-changes", "before-first-apply", kubectl's
+// client-side-apply takeover and last-applied annotation sync).
 // Go: sigs.k8s.io/structured-merge-diff merge/update.go, merge/conflict.go; k8s.io/apimachinery/pkg/util/managedfields
 // (fieldmanager.go, internal/{structuredmerge,stripmeta,managedfieldsupdater,buildmanagerinfo,capmanagers,
-// skipnonapplied,lastappliedupdater,managedfields,conflict}.go).
+// skipnonapplied,lastappliedmanager,lastappliedupdater,managedfields,conflict}.go).
 import { typedSkeleton } from './builtin.js';
 import { PatchError } from './errors.js';
 import { cleanSchema } from './schema-shape.js';
@@ -450,14 +450,28 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
   }
   const id = managerIdentifier({ manager: o.manager, operation: 'Apply', subresource: o.subresource });
   let result: unknown;
+  const before = new Map(managed.fields);
   try {
     result = updater.applyOp(liveObj, config, o.apiVersion, managed.fields, id, o.force);
   } catch (e) {
-    if (e instanceof ConflictsError) {
-      const conflicts = conflictList(e.conflicts, e.managers);
+    if (!(e instanceof ConflictsError)) throw new PatchError('Unknown', (e as Error).message, { cause: e });
+    // Go: lastappliedmanager.go — kubectl's server-side apply may take over what client-side apply last applied,
+    // as long as nobody changed those fields since.
+    const allowed = o.manager === 'kubectl' ? allowedFromLastApplied(liveObj, ref) : undefined;
+    let remaining = e.conflicts;
+    if (allowed) {
+      remaining = new Map();
+      for (const [m, set] of e.conflicts) {
+        const left = set.difference(allowed);
+        if (!left.empty()) remaining.set(m, left);
+      }
+    }
+    if (remaining.size > 0) {
+      const conflicts = conflictList(remaining, e.managers);
       return { ok: false, conflicts, message: conflictMessage(conflicts) };
     }
-    throw new PatchError('Unknown', (e as Error).message, { cause: e });
+    managed.fields = before;
+    result = updater.applyOp(liveObj, config, o.apiVersion, managed.fields, id, true);
   }
   stripMeta(managed.fields, id);
   capUpdateManagers(managed);
@@ -476,6 +490,25 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
     out.metadata = meta;
   }
   return { ok: true, object: setManagedFields(liveObj, encodeManagedFields(managed)) };
+}
+
+// allowedFromLastApplied: the fields of the client-side apply annotation whose live values still match it.
+function allowedFromLastApplied(live: JSONObject, ref: TypeRef): FieldSet | undefined {
+  const annotation = (metadataOf(live).annotations as JSONObject | undefined)?.[LAST_APPLIED];
+  if (typeof annotation !== 'string' || annotation === '') return undefined;
+  let lastApplied: unknown;
+  try {
+    lastApplied = JSON.parse(annotation);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(lastApplied) || validateTyped(lastApplied, ref, true).length > 0) return undefined;
+  try {
+    const lastSet = toFieldSet(lastApplied, ref);
+    return lastSet.difference(compareTyped(lastApplied, live, ref).modified);
+  } catch {
+    return undefined;
+  }
 }
 
 function conflictList(conflicts: Map<string, FieldSet>, managers: Map<string, VersionedSet>): Conflict[] {
