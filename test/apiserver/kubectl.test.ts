@@ -211,12 +211,17 @@ describe('kubectl', () => {
 
   test('CRD, custom resource, status subresource, wait, api-resources and explain', async () => {
     const s = await ns();
-    await ok(['apply', '-f', '-'], CRD);
+    // A CRD and its custom resource in one file: like kube-apiserver, the first apply cannot map the new kind yet.
+    const both = `${CRD}---\napiVersion: demo.ripple.dev/v1\nkind: Dial\nmetadata: {name: first, namespace: ${s}}\nspec: {level: 1}\n`;
+    const once = await kubectl(['apply', '-f', '-'], { input: both });
+    assert.notEqual(once.code, 0);
+    assert.match(once.stderr, /no matches for kind "Dial" in version "demo.ripple.dev\/v1"\nensure CRDs are installed first/);
+    assert.equal(await ok(['apply', '-f', '-'], both), 'customresourcedefinition.apiextensions.k8s.io/dials.demo.ripple.dev unchanged\ndial.demo.ripple.dev/first created\n');
     assert.match(await ok(['wait', '--for=condition=Established', 'crd/dials.demo.ripple.dev', '--timeout=10s']), /condition met/);
     assert.match(await ok(['api-resources', '--api-group=demo.ripple.dev']), /^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND\ndials\s+dl\s+demo\.ripple\.dev\/v1\s+true\s+Dial\n$/);
     await ok(['apply', '-f', '-'], `apiVersion: demo.ripple.dev/v1\nkind: Dial\nmetadata: {name: knob, namespace: ${s}}\nspec: {level: 7}\n`);
     await ok(['patch', 'dial', 'knob', '-n', s, '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Turned"}}']);
-    assert.match(await ok(['get', 'dl', '-n', s]), /^NAME\s+LEVEL\s+PHASE\s+AGE\nknob\s+7\s+Turned\s+\d+s\n$/);
+    assert.match(await ok(['get', 'dl', '-n', s]), /^NAME\s+LEVEL\s+PHASE\s+AGE\nfirst\s+1\s+<none>\s+\d+s\nknob\s+7\s+Turned\s+\d+s\n$/);
     assert.match(await ok(['wait', 'dial/knob', '-n', s, '--for=jsonpath={.status.phase}=Turned', '--timeout=10s']), /condition met/);
     const invalid = await kubectl(['apply', '-f', '-'], { input: `apiVersion: demo.ripple.dev/v1\nkind: Dial\nmetadata: {name: bad, namespace: ${s}}\nspec: {level: 99}\n` });
     assert.notEqual(invalid.code, 0);
