@@ -221,7 +221,7 @@ describe('kubectl', () => {
     assert.match(await ok(['api-resources', '--api-group=demo.ripple.dev']), /^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND\ndials\s+dl\s+demo\.ripple\.dev\/v1\s+true\s+Dial\n$/);
     await ok(['apply', '-f', '-'], `apiVersion: demo.ripple.dev/v1\nkind: Dial\nmetadata: {name: knob, namespace: ${s}}\nspec: {level: 7}\n`);
     await ok(['patch', 'dial', 'knob', '-n', s, '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Turned"}}']);
-    assert.match(await ok(['get', 'dl', '-n', s]), /^NAME\s+LEVEL\s+PHASE\s+AGE\nfirst\s+1\s+<none>\s+\d+s\nknob\s+7\s+Turned\s+\d+s\n$/);
+    assert.match(await ok(['get', 'dl', '-n', s]), /^NAME\s+LEVEL\s+PHASE\s+AGE\nfirst\s+1\s+\d+s\nknob\s+7\s+Turned\s+\d+s\n$/);
     assert.match(await ok(['wait', 'dial/knob', '-n', s, '--for=jsonpath={.status.phase}=Turned', '--timeout=10s']), /condition met/);
     const invalid = await kubectl(['apply', '-f', '-'], { input: `apiVersion: demo.ripple.dev/v1\nkind: Dial\nmetadata: {name: bad, namespace: ${s}}\nspec: {level: 99}\n` });
     assert.notEqual(invalid.code, 0);
