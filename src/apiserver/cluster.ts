@@ -60,6 +60,11 @@ export function objectKey(namespace: string | undefined, name: string): string {
 
 /** serialize renders an object as JSON with apiVersion, kind and metadata first. */
 export function serialize(obj: KubeObject): string {
+  let i = 0;
+  for (const k in obj) {
+    if (k !== (i === 0 ? 'apiVersion' : i === 1 ? 'kind' : 'metadata')) break;
+    if (++i === 3) return JSON.stringify(obj);
+  }
   const { apiVersion, kind, metadata, ...rest } = obj;
   return JSON.stringify({ apiVersion, kind, metadata, ...rest });
 }

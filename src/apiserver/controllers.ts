@@ -252,12 +252,54 @@ export class Controllers {
         if (!s.obj.metadata.deletionTimestamp) this.tryDelete(scopeFor(this.cluster, desc, name), s.obj.metadata.name!, { propagationPolicy: 'Background' });
       }
     }
-    if (remaining > 0 && this.anyLeft(prefix)) return;
+    if (remaining > 0 && this.anyLeft(prefix)) {
+      this.reportRemaining(name, prefix);
+      return;
+    }
     const nsDesc = this.descOf(NAMESPACES)!;
     mutate(scopeFor(this.cluster, nsDesc, '', 'finalize'), name, (o) => {
       const spec = (o.spec ?? {}) as { finalizers?: string[] };
       if (!(spec.finalizers ?? []).includes('kubernetes')) return false;
       o.spec = { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== 'kubernetes') };
+    }, this.nsController);
+  }
+
+  // Go: namespace deletion's status conditions — what is left and which finalizers hold it.
+  private reportRemaining(name: string, prefix: string): void {
+    const counts: string[] = [];
+    const finalizers = new Map<string, number>();
+    for (const [storage, table] of this.cluster.tables) {
+      if (storage === NAMESPACES) continue;
+      let n = 0;
+      for (const [key, s] of table.objects) {
+        if (!key.startsWith(prefix)) continue;
+        n++;
+        for (const f of s.obj.metadata.finalizers ?? []) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
+      }
+      const desc = this.descOf(storage);
+      if (n > 0 && desc) counts.push(`${desc.plural}.${desc.group} has ${n} resource instances`);
+    }
+    const held = [...finalizers].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, n]) => `${f} in ${n} resource instances`);
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const conditions = [
+      { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
+      { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
+      { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
+      { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${counts.sort().join(', ')}` },
+      held.length > 0
+        ? { type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', message: `Some content in the namespace has finalizers remaining: ${held.join(', ')}` }
+        : { type: 'NamespaceFinalizersRemaining', status: 'False', reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
+    ];
+    const nsDesc = this.descOf(NAMESPACES)!;
+    mutate(scopeFor(this.cluster, nsDesc, '', 'status'), name, (o) => {
+      const status = (o.status ?? {}) as { conditions?: { type: string; status: string; message: string; lastTransitionTime?: string }[] };
+      const old = new Map((status.conditions ?? []).map((c) => [c.type, c]));
+      const next = conditions.map((c) => {
+        const prev = old.get(c.type);
+        return { ...c, lastTransitionTime: prev && prev.status === c.status ? prev.lastTransitionTime : now };
+      });
+      if (JSON.stringify(next) === JSON.stringify(status.conditions ?? [])) return false;
+      o.status = { ...status, conditions: next };
     }, this.nsController);
   }
 

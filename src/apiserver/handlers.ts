@@ -48,7 +48,7 @@ import {
   type WriteOptions,
 } from './registry.js';
 import { gvString } from './resource.js';
-import { badRequest, invalid, methodNotAllowed, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
+import { badRequest, invalid, methodNotAllowed, notAcceptable, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
 import { isPlainObject, type KubeObject, type Stored } from './types.js';
 import { filterEvent, type ChangeEvent, type Subscriber, type WatchEventType } from './watch.js';
 
@@ -314,6 +314,21 @@ export class HttpWatcher implements Subscriber {
   }
 }
 
+// kubectl asks for /openapi/v2 only as protobuf (gnostic openapi_v2.Document), as a fallback for kinds OpenAPI v3
+// does not describe (a custom resource whose CRD is in the same file). This document has no definitions, so it
+// finds no schema and leaves validation to the server, which checks everything anyway; every served kind is in the
+// v3 documents, which kubectl prefers. Encoded: swagger=1 "2.0", info=2 {title=1, version=2}.
+const OPENAPI_V2_PROTOBUF = (() => {
+  const str = (field: number, s: string) => Buffer.concat([Buffer.from([(field << 3) | 2, Buffer.byteLength(s)]), Buffer.from(s)]);
+  const info = Buffer.concat([str(1, 'Kubernetes'), str(2, VERSION_INFO.gitVersion)]);
+  return Buffer.concat([str(1, '2.0'), Buffer.from([(2 << 3) | 2, info.length]), info]);
+})();
+
+function sendProtobufOpenAPIV2(res: ServerResponse): void {
+  res.writeHead(200, { 'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'Content-Length': OPENAPI_V2_PROTOBUF.length });
+  res.end(OPENAPI_V2_PROTOBUF);
+}
+
 // ------------------------------------------------------------------------------ the handler
 
 /** ClusterHandler serves every request under one cluster's path prefix. */
@@ -367,7 +382,8 @@ export class ClusterHandler {
         return true;
       }
       case '/openapi/v2':
-        sendJsonText(res, 200, this.env.openapi.openAPIV2());
+        if (/application\/json|\*\/\*/.test(req.headers.accept ?? '*/*')) sendJsonText(res, 200, this.env.openapi.openAPIV2());
+        else sendProtobufOpenAPIV2(res);
         return true;
       case '/openapi/v3':
         sendJsonText(res, 200, JSON.stringify(this.env.openapi.v3Root(this.env.prefix)));

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { decodeProtobufObject, ProtobufError } from './protobuf/decode.js';
-import { badRequest, notAcceptable, requestEntityTooLarge, unsupportedMediaType, type Status, StatusError } from './status.js';
+import { badRequest, notAcceptable, pathNotFound, requestEntityTooLarge, unsupportedMediaType, type Status, StatusError } from './status.js';
 
 /** MAX_REQUEST_BODY_BYTES is kube-apiserver's default limit on request bodies (3 MiB). */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -29,7 +29,16 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
 /** parseRequestInfo splits an API path. Go: RequestInfoFactory.NewRequestInfo */
 export function parseRequestInfo(path: string): RequestInfo {
-  const parts = path.split('/').filter((p) => p !== '').map((p) => decodeURIComponent(p));
+  const parts = path.split('/').filter((p) => p !== '');
+  if (path.includes('%')) {
+    for (let i = 0; i < parts.length; i++) {
+      try {
+        parts[i] = decodeURIComponent(parts[i]);
+      } catch {
+        throw pathNotFound();
+      }
+    }
+  }
   const info: RequestInfo = { isResource: false, path, parts, group: '', version: '', namespace: '', resource: '', name: '', subresource: '', legacyWatch: false };
   let rest: string[];
   if (parts[0] === 'api' && parts.length >= 2) {
@@ -165,7 +174,7 @@ export function decodeBody(buf: Buffer, contentType: string | undefined, { yamlA
   if (type === 'application/cbor') {
     throw unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
   }
-  if (text.trim() === '') throw badRequest('Object \'Kind\' is missing in \'\'');
+  if (text.length < 64 && text.trim() === '') throw badRequest('Object \'Kind\' is missing in \'\'');
   try {
     return JSON.parse(text);
   } catch (e) {

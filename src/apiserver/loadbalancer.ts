@@ -54,11 +54,18 @@ export class LoadBalancer {
   private observe(ev: ChangeEvent): void {
     if (ev.storage !== SERVICES) return;
     if (ev.type === 'DELETED') {
-      for (const ip of ingressIPs(ev.prev!.obj)) this.pool.release(ip, ownerOf(ev.prev!.obj));
+      const freed = ingressIPs(ev.prev!.obj);
+      for (const ip of freed) this.pool.release(ip, ownerOf(ev.prev!.obj));
+      // Services waiting for an address may get the one just freed.
+      if (freed.length > 0) this.enqueueWaiting();
       return;
     }
     const m = ev.cur!.obj.metadata;
     this.enqueue(`${m.namespace}/${m.name}`);
+  }
+
+  private enqueueWaiting(): void {
+    for (const [key, s] of this.cluster.table(SERVICES).objects) if (isLoadBalancer(s.obj) && ingressIPs(s.obj).length === 0) this.enqueue(key);
   }
 
   private enqueue(key: string): void {
@@ -91,6 +98,7 @@ export class LoadBalancer {
       if (current.length === 0) return;
       for (const ip of current) this.pool.release(ip, owner);
       this.writeIngress(svc, []);
+      this.enqueueWaiting();
       return;
     }
     if (current.length > 0 && current.every((ip) => this.pool.holder(ip) === owner)) return;

@@ -89,7 +89,33 @@ export function column(
 /** defaultColumns are NAME and AGE, what kube prints for kinds without a printer. */
 export const defaultColumns: PrinterColumn[] = [nameColumn, ageColumn];
 
-/** formatLabelSelector renders a label selector map as "a=b,c=d" ("<none>" when empty). */
+/** formatLabelSelector renders a metav1.LabelSelector like kubectl ("<none>" when empty). Go: metav1.FormatLabelSelector */
+export function formatLabelSelector(selector: unknown): string {
+  const sel = asRecord(selector);
+  const parts = Object.entries(asRecord(sel.matchLabels))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${String(v)}`);
+  for (const e of asArray(sel.matchExpressions).map(asRecord)) {
+    const values = asArray(e.values).map(String).join(',');
+    switch (e.operator) {
+      case 'In':
+        parts.push(`${e.key} in (${values})`);
+        break;
+      case 'NotIn':
+        parts.push(`${e.key} notin (${values})`);
+        break;
+      case 'Exists':
+        parts.push(String(e.key));
+        break;
+      case 'DoesNotExist':
+        parts.push(`!${e.key}`);
+        break;
+    }
+  }
+  return parts.length > 0 ? parts.join(',') : '<none>';
+}
+
+/** formatMap renders a string map as "a=b,c=d" sorted by key ("<none>" when empty). */
 export function formatMap(m: unknown, none = '<none>'): string {
   if (!m || typeof m !== 'object') return none;
   const entries = Object.entries(m as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -8,6 +8,7 @@ import {
   applyMergePatch,
   applyStrategicMergePatch,
   compileSchema,
+  conflictCauses,
   isPatchError,
   serverSideApply,
   supportsStrategicMergePatch,
@@ -76,9 +77,16 @@ export function groupResource(desc: ResourceDescriptor): GroupResource {
   return { group: desc.group, resource: desc.plural };
 }
 
-/** rfc3339 renders a date with seconds precision, as metav1.Time marshals. */
+let lastSecond = NaN;
+let lastRendered = '';
+/** rfc3339 renders a date with seconds precision, as metav1.Time marshals (cached per second: it is on every write). */
 export function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const sec = Math.floor(d.getTime() / 1000);
+  if (sec !== lastSecond) {
+    lastSecond = sec;
+    lastRendered = d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastRendered;
 }
 
 function schemaOf(desc: ResourceDescriptor, version: string): JSONSchemaProps {
@@ -109,13 +117,14 @@ export function outputObject(scope: Scope, obj: KubeObject): KubeObject {
  * decodeObject checks a request body the way kube's decoder does (apiVersion/kind, metadata shape, typed fields,
  * unknown fields per fieldValidation) and converts it to the stored shape with defaults applied.
  */
-export function decodeObject(scope: Scope, body: unknown, o: WriteOptions, subresource?: Subresource): KubeObject {
+export function decodeObject(scope: Scope, body: unknown, o: WriteOptions, subresource?: Subresource, { owned = false } = {}): KubeObject {
   const { desc, version } = scope;
   const gv = gvString(desc.group, version);
   if (!isPlainObject(body)) {
     throw badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }
-  const obj = clone(body) as KubeObject;
+  // A body parsed for this request is ours to change; anything else (patch results) may share parts with stored objects.
+  const obj = (owned ? body : clone(body)) as KubeObject;
   const expectedKind = subresource === 'scale' ? 'Scale' : desc.kind;
   const expectedGv = subresource === 'scale' ? 'autoscaling/v1' : gv;
   if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expectedGv) {
@@ -224,9 +233,9 @@ export interface WriteResult {
   stored?: Stored;
 }
 
-/** create handles POST on a collection. Go: genericregistry.Store.Create + handlers.createHandler */
+/** create handles POST on a collection; it takes ownership of body. Go: genericregistry.Store.Create + handlers.createHandler */
 export function create(scope: Scope, body: unknown, o: WriteOptions): WriteResult {
-  const obj = decodeObject(scope, body, o);
+  const obj = decodeObject(scope, body, o, undefined, { owned: true });
   return createObject(scope, obj, o, { trackFields: true });
 }
 
@@ -270,8 +279,13 @@ export function createObject(scope: Scope, obj: KubeObject, o: WriteOptions, { t
     undo?.();
     return { obj: outputObject(scope, result) };
   }
+  return store(scope, result, undo);
+}
+
+// Queues the write; what the allocate hook claimed is given back if the write fails now or at commit.
+function store(scope: Scope, obj: KubeObject, undo: (() => void) | undefined): WriteResult {
   try {
-    const stored = cluster.put(desc.storage, result as KubeObject & { metadata: ObjectMeta }, { onFail: undo });
+    const stored = scope.cluster.put(scope.desc.storage, obj as KubeObject & { metadata: ObjectMeta }, { onFail: undo });
     return { obj: outputObject(scope, stored.obj), stored };
   } catch (e) {
     undo?.();
@@ -289,11 +303,12 @@ interface UpdateMode {
   isPatch: boolean;
 }
 
-/** update handles PUT on an object or its status/finalize subresource. Go: genericregistry.Store.Update */
+/** update handles PUT on an object or its status/finalize subresource; it takes ownership of body.
+ * Go: genericregistry.Store.Update */
 export function update(scope: Scope, name: string, body: unknown, o: WriteOptions): WriteResult & { created: boolean } {
   const { desc, cluster } = scope;
   if (scope.subresource === 'scale') return updateScale(scope, name, body, o);
-  const obj = decodeObject(scope, body, o, scope.subresource);
+  const obj = decodeObject(scope, body, o, scope.subresource, { owned: true });
   const meta = obj.metadata!;
   if (!meta.name) meta.name = name;
   else if (meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
@@ -308,7 +323,7 @@ export function update(scope: Scope, name: string, body: unknown, o: WriteOption
 }
 
 function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteOptions, mode: UpdateMode): WriteResult {
-  const { desc, cluster } = scope;
+  const { desc } = scope;
   const old = cur.obj;
   const name = old.metadata.name!;
   const ctx = hookContext(scope, o);
@@ -383,13 +398,7 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
     finalRemove(scope, cur);
     return { obj: outputObject(scope, last) };
   }
-  try {
-    const stored = cluster.put(desc.storage, result as KubeObject & { metadata: ObjectMeta }, { onFail: undo });
-    return { obj: outputObject(scope, stored.obj), stored };
-  } catch (e) {
-    undo?.();
-    throw e;
-  }
+  return store(scope, result, undo);
 }
 
 // ----------------------------------------------------------------------------- scale
@@ -461,13 +470,9 @@ export function patchTypeOf(contentType: string): PatchType | undefined {
   }
 }
 
-/** conflictCauses renders SSA conflicts as Status causes. */
-function conflictCauses(conflicts: Conflict[]): { reason: string; message: string; field: string }[] {
-  return conflicts.map((c) => ({
-    reason: 'FieldManagerConflict',
-    message: `conflict with ${JSON.stringify(c.manager)}${c.subresource ? ` with subresource ${JSON.stringify(c.subresource)}` : ''} using ${c.apiVersion}`,
-    field: c.field,
-  }));
+// SSA conflicts as Status causes (the schema component names the Go field Type; its JSON key is "reason").
+function causesOf(conflicts: Conflict[]): { reason: string; message: string; field: string }[] {
+  return conflictCauses(conflicts).map((c) => ({ reason: c.type, message: c.message, field: c.field }));
 }
 
 /** patch handles PATCH in its four content types. Go: handlers/patch.go */
@@ -496,7 +501,7 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
     const applied = body as KubeObject;
     checkAppliedIdentity(scope, applied, name);
     const r = serverSideApply(undefined, applied, { manager: o.fieldManager, force: o.force, schema, apiVersion: gv, now });
-    if (!r.ok) throw applyConflict(conflictCauses(r.conflicts), r.message);
+    if (!r.ok) throw applyConflict(causesOf(r.conflicts), r.message);
     const obj = decodeObject(scope, r.object, o);
     return { ...createObject(scope, obj, o, { trackFields: false }), created: true };
   }
@@ -517,7 +522,7 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
       case 'apply': {
         checkAppliedIdentity(scope, body as KubeObject, name);
         const r = serverSideApply(target, body as object, { manager: o.fieldManager, force: o.force, schema, apiVersion: gv, now, subresource: scope.subresource });
-        if (!r.ok) throw applyConflict(conflictCauses(r.conflicts), r.message);
+        if (!r.ok) throw applyConflict(causesOf(r.conflicts), r.message);
         patched = r.object as KubeObject;
         break;
       }
@@ -637,10 +642,14 @@ export function remove(scope: Scope, name: string, opts: DeleteOptions, warnings
     desc.hooks.deleteAgain?.(old, ctx);
     if (!finalizersChanged) return { obj: outputObject(scope, old), deleted: false };
   }
-  const next = clone(old);
-  next.metadata.finalizers = finalizers;
-  if (finalizers.length === 0) delete next.metadata.finalizers;
-  if (!old.metadata.deletionTimestamp) desc.hooks.beginDelete?.(next, ctx);
+  // Most deletions are immediate: copy the object only when it is kept with a deletionTimestamp.
+  const keeps = finalizers.length > 0 || !!desc.hooks.beginDelete || !!desc.hooks.blocksDeletion;
+  const next = keeps ? clone(old) : old;
+  if (keeps) {
+    next.metadata.finalizers = finalizers;
+    if (finalizers.length === 0) delete next.metadata.finalizers;
+    if (!old.metadata.deletionTimestamp) desc.hooks.beginDelete?.(next, ctx);
+  }
   const pending = (next.metadata.finalizers ?? []).length > 0 || !!desc.hooks.blocksDeletion?.(next);
   if (pending) {
     // Go: markAsDeleting — deletionTimestamp now, grace period 0, generation bumped when tracked.

@@ -1,13 +1,13 @@
 // The embedded API server: one loopback HTTP listener serving many virtual clusters under /clusters/NAME, each
 // with its own bearer token, state (durable in DIR/state.db) and controllers; DIR/kubeconfig has one context each.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { generateServingCertificate, type ServingCertificate } from './certificate.js';
 import { join } from 'node:path';
-import { stringify as toYaml } from 'yaml';
 import { Cluster, type Logger, type ServerContext } from './cluster.js';
 import { Controllers } from './controllers.js';
 import { CRD_STORAGE, watchCrds } from './crd.js';
@@ -34,7 +34,8 @@ export interface ApiServerOptions {
   /** Clusters that get the load-balancer simulator, with an optional address pool. */
   loadBalancer?: { cluster: string; pool?: string[] }[];
   logger?: Logger;
-  /** 'full' (default) fsyncs every group commit; 'normal' survives process crashes but not power loss. */
+  /** 'process' (default): acknowledged writes survive a killed process; 'power': they also survive power loss (the
+   * WAL is fsynced before answering, off the event loop, shared by all writes committed meanwhile). */
   durability?: Durability;
   /** Events kept per cluster for watches resuming from a resourceVersion (default 10,000). */
   watchWindow?: number;
@@ -127,6 +128,9 @@ class EmbeddedApiServer implements ApiServer {
   port = 0;
   readonly kubeconfigPath: string;
   private stopped = false;
+  private kubeconfigWrite: Promise<void> | undefined;
+  private kubeconfigDirty = false;
+  private kubeconfigSeq = 0;
 
   constructor(
     readonly dataDir: string,
@@ -229,7 +233,7 @@ class EmbeddedApiServer implements ApiServer {
     this.persistCluster(e);
     this.bootstrap(cluster);
     await this.store.committed();
-    this.writeKubeconfig();
+    await this.writeKubeconfig();
     return this.cluster(name);
   }
 
@@ -278,14 +282,24 @@ class EmbeddedApiServer implements ApiServer {
   }
 
   kubeconfigYaml(name?: string): string {
-    return toYaml(this.kubeconfig(name));
+    return kubeconfigToYaml(this.kubeconfig(name));
   }
 
-  /** writeKubeconfig rewrites DIR/kubeconfig atomically (mode 0600: it holds tokens). */
-  writeKubeconfig(): void {
-    const tmp = `${this.kubeconfigPath}.tmp-${process.pid}`;
-    writeFileSync(tmp, this.kubeconfigYaml(), { mode: 0o600 });
-    renameSync(tmp, this.kubeconfigPath);
+  /** writeKubeconfig rewrites DIR/kubeconfig atomically (mode 0600: it holds tokens) and resolves once a write that
+   * started after the call is done. Writes run off the event loop (replacing a file can wait on the disk) and
+   * concurrent callers share one. */
+  async writeKubeconfig(): Promise<void> {
+    this.kubeconfigDirty = true;
+    while (this.kubeconfigWrite) await this.kubeconfigWrite;
+    if (!this.kubeconfigDirty) return;
+    this.kubeconfigDirty = false;
+    const tmp = `${this.kubeconfigPath}.tmp-${process.pid}-${++this.kubeconfigSeq}`;
+    const text = this.kubeconfigYaml();
+    this.kubeconfigWrite = (async () => {
+      await writeFile(tmp, text, { mode: 0o600 });
+      await rename(tmp, this.kubeconfigPath);
+    })().finally(() => (this.kubeconfigWrite = undefined));
+    await this.kubeconfigWrite;
   }
 
   /** listen starts the listener (trying the preferred port first). One port speaks both HTTP and HTTPS: the first
@@ -383,6 +397,7 @@ class EmbeddedApiServer implements ApiServer {
       e.controllers.stop();
       e.lb?.stop();
     }
+    while (this.kubeconfigWrite) await this.kubeconfigWrite.catch(() => undefined);
     if (this.listener) {
       await new Promise<void>((resolve) => {
         this.listener.close(() => resolve());
@@ -391,6 +406,22 @@ class EmbeddedApiServer implements ApiServer {
     }
     this.store.close();
   }
+}
+
+// kubeconfigToYaml renders a kubeconfig without a YAML library: the structure is fixed and every value is a string,
+// written as a JSON-quoted (hence valid YAML) scalar. A thousand clusters stay cheap to rewrite.
+function kubeconfigToYaml(kc: KubeConfig): string {
+  const q = JSON.stringify;
+  const lines = ['apiVersion: v1', 'kind: Config', 'clusters:'];
+  for (const c of kc.clusters) {
+    lines.push(`- name: ${q(c.name)}`, '  cluster:', `    server: ${q(c.cluster.server)}`, `    certificate-authority-data: ${q(c.cluster['certificate-authority-data'])}`);
+  }
+  lines.push('contexts:');
+  for (const c of kc.contexts) lines.push(`- name: ${q(c.name)}`, '  context:', `    cluster: ${q(c.context.cluster)}`, `    user: ${q(c.context.user)}`);
+  lines.push('users:');
+  for (const u of kc.users) lines.push(`- name: ${q(u.name)}`, '  user:', `    token: ${q(u.user.token)}`);
+  lines.push(`current-context: ${q(kc['current-context'])}`, 'preferences: {}', '');
+  return lines.join('\n');
 }
 
 // The serving certificate lives in the data directory so kubeconfigs stay valid across restarts.
@@ -411,7 +442,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
     const bad = validateClusterName(c);
     if (bad) throw new Error(bad);
   }
-  const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'full');
+  const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'process');
   const server = new EmbeddedApiServer(o.dataDir, store, o.logger ?? NOOP_LOGGER, o.watchWindow ?? 10_000);
   try {
     server.load();
@@ -421,7 +452,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
       if (!server.clusters().includes(lb.cluster)) await server.addCluster(lb.cluster);
       await server.enableLoadBalancer(lb.cluster, lb.pool);
     }
-    server.writeKubeconfig();
+    await server.writeKubeconfig();
   } catch (e) {
     await server.stop().catch(() => store.close());
     throw e;

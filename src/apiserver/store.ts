@@ -2,7 +2,7 @@
 // turn goes into one transaction, committed on setImmediate; callers await `committed()` before they answer, so many
 // concurrent writes share one fsync and no answer ever precedes its commit.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** ObjectRow is one stored object as read back at startup. */
@@ -36,16 +36,35 @@ export interface BatchHooks {
   failed(err: unknown): void;
 }
 
-/** Durability picks the SQLite synchronous mode: 'full' fsyncs every commit (survives power loss), 'normal' survives
- * process crashes (kill -9) but not power loss. */
-export type Durability = 'full' | 'normal';
+/** Durability picks what an acknowledged write survives. 'process' (the default): the transaction is committed in
+ * SQLite's WAL before the answer, so a killed process (kill -9) loses nothing. 'power': additionally the WAL is
+ * fdatasync'ed before the answer, so power loss loses nothing either; the fsync runs off the event loop and all
+ * commits made while one is in flight share the next one. ('normal' and 'full' are accepted as aliases.) */
+export type Durability = 'process' | 'power' | 'normal' | 'full';
+
+interface Waiter {
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+// A group of writes and the callers waiting for them to be durable.
+interface Unit {
+  hooks: BatchHooks[];
+  waiters: Waiter[];
+}
+
+const newUnit = (): Unit => ({ hooks: [], waiters: [] });
 
 /** Store is the SQLite-backed persistence layer with group commit. */
 export class Store {
   private readonly db: Database.Database;
+  private readonly walPath: string;
+  private readonly syncToDisk: boolean;
   private batch: WriteOp[] = [];
-  private hooks: BatchHooks[] = [];
-  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private current: Unit = newUnit();
+  private syncQueue: Unit[] = [];
+  private syncing: Unit[] | undefined;
+  private walFd: number | undefined;
   private scheduled: NodeJS.Immediate | undefined;
   private closed = false;
   private maxRv = 0;
@@ -57,12 +76,16 @@ export class Store {
     cluster: Database.Statement;
   };
 
-  constructor(path: string, durability: Durability = 'full') {
+  constructor(path: string, durability: Durability = 'process') {
     mkdirSync(dirname(path), { recursive: true });
+    this.walPath = `${path}-wal`;
+    this.syncToDisk = durability === 'power' || durability === 'full';
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    // NORMAL in WAL mode: a commit is atomic and survives a crash of this process; the fdatasync for 'power' is ours.
+    this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('wal_autocheckpoint = 4000');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS clusters (name TEXT PRIMARY KEY, token TEXT NOT NULL, created TEXT NOT NULL, config TEXT NOT NULL) WITHOUT ROWID;
@@ -121,25 +144,34 @@ export class Store {
   write(op: WriteOp, hooks?: BatchHooks): void {
     if (this.closed) throw new Error('store is closed');
     this.batch.push(op);
-    if (hooks) this.hooks.push(hooks);
+    if (hooks) this.current.hooks.push(hooks);
     if (!this.scheduled) this.scheduled = setImmediate(() => this.flush());
   }
 
-  /** onCommit registers hooks for the current batch without a write (no-op when nothing is pending). */
-  onCommit(hooks: BatchHooks): void {
-    if (this.batch.length === 0) hooks.committed();
-    else this.hooks.push(hooks);
+  // The unit that completes last among those not yet durable (the one a new waiter must wait for).
+  private latest(): Unit | undefined {
+    if (this.batch.length > 0) return this.current;
+    if (this.syncQueue.length > 0) return this.syncQueue[this.syncQueue.length - 1];
+    return this.syncing?.[this.syncing.length - 1];
   }
 
-  /** pending is true while writes wait for their commit. */
+  /** onCommit registers hooks for the latest pending writes (run at once when nothing is pending). */
+  onCommit(hooks: BatchHooks): void {
+    const u = this.latest();
+    if (u) u.hooks.push(hooks);
+    else hooks.committed();
+  }
+
+  /** pending is true while writes wait for their commit (or, with 'power' durability, their fsync). */
   get pending(): boolean {
-    return this.batch.length > 0;
+    return this.latest() !== undefined;
   }
 
   /** committed resolves once every write queued so far is durable (immediately when nothing is pending). */
   committed(): Promise<void> {
-    if (this.batch.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    const u = this.latest();
+    if (!u) return Promise.resolve();
+    return new Promise((resolve, reject) => u.waiters.push({ resolve, reject }));
   }
 
   /** flush commits the current batch now (also called by the scheduled immediate). */
@@ -147,12 +179,10 @@ export class Store {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = undefined;
     const batch = this.batch;
-    const hooks = this.hooks;
-    const waiters = this.waiters;
+    const unit = this.current;
     if (batch.length === 0) return;
     this.batch = [];
-    this.hooks = [];
-    this.waiters = [];
+    this.current = newUnit();
     let maxRv = this.maxRv;
     try {
       this.db.transaction(() => {
@@ -178,20 +208,56 @@ export class Store {
         if (maxRv > this.maxRv) this.stmts.setRv.run(String(maxRv));
       })();
     } catch (err) {
-      for (let i = hooks.length - 1; i >= 0; i--) hooks[i].failed(err);
-      for (const w of waiters) w.reject(err);
+      for (let i = unit.hooks.length - 1; i >= 0; i--) unit.hooks[i].failed(err);
+      for (const w of unit.waiters) w.reject(err);
       return;
     }
     this.maxRv = maxRv;
-    for (const h of hooks) h.committed();
-    for (const w of waiters) w.resolve();
+    if (!this.syncToDisk) return this.complete(unit);
+    this.syncQueue.push(unit);
+    this.startSync();
   }
 
-  /** close commits what is pending and closes the database. */
+  private complete(unit: Unit, err?: unknown): void {
+    // The transaction is committed either way: watchers see it. A failed fsync fails only the durability promise.
+    for (const h of unit.hooks) h.committed();
+    for (const w of unit.waiters) (err ? w.reject(err) : w.resolve());
+  }
+
+  // One fdatasync of the WAL at a time; the commits made meanwhile wait for the next one.
+  private startSync(): void {
+    if (this.syncing || this.syncQueue.length === 0) return;
+    const group = this.syncQueue;
+    this.syncQueue = [];
+    this.syncing = group;
+    try {
+      this.walFd ??= openSync(this.walPath, 'r');
+    } catch (e) {
+      this.syncing = undefined;
+      for (const u of group) this.complete(u, e);
+      return;
+    }
+    fdatasync(this.walFd, (err) => {
+      if (this.closed) return;
+      this.syncing = undefined;
+      for (const u of group) this.complete(u, err ?? undefined);
+      this.startSync();
+    });
+  }
+
+  /** close commits what is pending, syncs it and closes the database. */
   close(): void {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    const waiting = [...(this.syncing ?? []), ...this.syncQueue];
+    this.syncQueue = [];
+    this.syncing = undefined;
+    if (this.walFd !== undefined) {
+      fdatasyncSync(this.walFd);
+      closeSync(this.walFd);
+    }
+    for (const u of waiting) this.complete(u);
     this.db.close();
   }
 }

@@ -29,7 +29,7 @@ const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
 // Go: validation.RegexError
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join('or ')}regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 const maxLenError = (n: number) => `must be no more than ${n} characters`;
 const byteLen = (s: string) => Buffer.byteLength(s, 'utf8');

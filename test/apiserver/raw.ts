@@ -32,7 +32,12 @@ export class RawClient {
       payload = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
       headers['content-type'] = o.contentType ?? 'application/json';
     }
-    const res = await fetch(this.info.httpServer + path, { method, headers, body: payload });
+    let res: Response;
+    try {
+      res = await fetch(this.info.httpServer + path, { method, headers, body: payload });
+    } catch (e) {
+      throw new Error(`${method} ${path}: ${(e as Error).message}: ${String((e as Error).cause)}`, { cause: e });
+    }
     const text = await res.text();
     let json: unknown;
     try {

@@ -64,6 +64,10 @@ describe('create', () => {
     assert.equal(f.json.reason, 'Forbidden');
     assert.equal(f.json.message, `configmaps "late" is forbidden: unable to create new content in namespace ${s} because it is being terminated`);
     assert.equal(f.json.details.causes[0].reason, 'NamespaceTerminating');
+    const nsObj = await eventually(() => api.get(`/api/v1/namespaces/${s}`), (r) => (r.json.status.conditions ?? []).length === 5, { message: 'namespace conditions' });
+    const byType = Object.fromEntries(nsObj.json.status.conditions.map((c: { type: string; message: string }) => [c.type, c.message]));
+    assert.equal(byType.NamespaceContentRemaining, 'Some resources are remaining: configmaps. has 1 resource instances');
+    assert.equal(byType.NamespaceFinalizersRemaining, 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances');
   });
 
   test('Deployment defaults and generation 1', async () => {

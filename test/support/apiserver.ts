@@ -26,8 +26,8 @@ export async function startTestApiServer(
 ): Promise<TestApiServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ripple-apiserver-'));
   const clusters = o.clusters ?? ['test'];
-  // 'normal' survives a killed process but skips the fsync per commit, which tests do not need.
-  const server = await startApiServer({ dataDir: dir, port: 0, clusters, loadBalancer: o.loadBalancer, durability: 'normal', watchWindow: o.watchWindow });
+  // The default durability: acknowledged writes survive a killed process.
+  const server = await startApiServer({ dataDir: dir, port: 0, clusters, loadBalancer: o.loadBalancer, durability: 'process', watchWindow: o.watchWindow });
   const first = clusters[0] ?? 'test';
   return {
     server,

@@ -2,7 +2,7 @@
 // Go: kubernetes/pkg/apis/apps/v1/defaults.go, pkg/apis/apps/validation, pkg/registry/apps/deployment/strategy.go
 import type { FieldError } from '../schema/index.js';
 import type { KindHooks } from '../resource.js';
-import { ageColumn, asArray, asRecord, column, nameColumn } from '../printers.js';
+import { ageColumn, asArray, asRecord, column, formatLabelSelector, nameColumn } from '../printers.js';
 import { labelSelectorFromMatch, SelectorError } from '../selectors.js';
 import { goQuote, GoRepr } from '../status.js';
 import { deepEqual, isPlainObject, type KubeObject } from '../types.js';
@@ -78,29 +78,6 @@ function workloadHooks(kind: string, defaults: (spec: Record<string, unknown>) =
 }
 
 const containersOf = (o: KubeObject) => asArray(asRecord(asRecord(asRecord(o.spec).template).spec).containers).map(asRecord);
-const selectorString = (o: KubeObject) => {
-  const sel = asRecord(asRecord(o.spec).selector);
-  const parts = Object.entries(asRecord(sel.matchLabels)).map(([k, v]) => `${k}=${String(v)}`);
-  for (const e of asArray(sel.matchExpressions).map(asRecord)) {
-    const vals = asArray(e.values).map(String).join(',');
-    switch (e.operator) {
-      case 'In':
-        parts.push(`${e.key} in (${vals})`);
-        break;
-      case 'NotIn':
-        parts.push(`${e.key} notin (${vals})`);
-        break;
-      case 'Exists':
-        parts.push(String(e.key));
-        break;
-      case 'DoesNotExist':
-        parts.push(`!${e.key}`);
-        break;
-    }
-  }
-  return parts.length > 0 ? parts.join(',') : '<none>';
-};
-
 /** deploymentDescriptor: apps/v1 Deployment with defaults, status and /scale. */
 export const deploymentDescriptor = defineBuiltin({
   group: 'apps',
@@ -121,7 +98,7 @@ export const deploymentDescriptor = defineBuiltin({
     ageColumn,
     column('Containers', 'string', (o) => containersOf(o).map((c) => String(c.name)).join(','), { priority: 1, description: 'Names of each container in the template.' }),
     column('Images', 'string', (o) => containersOf(o).map((c) => String(c.image)).join(','), { priority: 1, description: 'Images referenced by each container in the template.' }),
-    column('Selector', 'string', selectorString, { priority: 1, description: 'Label selector for pods.' }),
+    column('Selector', 'string', (o) => formatLabelSelector(asRecord(o.spec).selector), { priority: 1, description: 'Label selector for pods.' }),
   ],
   hooks: workloadHooks('deployment', (spec) => {
     spec.replicas ??= 1;

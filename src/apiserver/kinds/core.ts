@@ -2,7 +2,7 @@
 // Go: kubernetes/pkg/registry/core/<kind>/strategy.go, pkg/apis/core/validation/validation.go, pkg/printers
 import type { FieldError } from '../schema/index.js';
 import { DecodeError, goJsonType, requireStringMap, type KindHooks, type ResourceDescriptor } from '../resource.js';
-import { ageColumn, asArray, asRecord, column, formatList, nameColumn, sinceTimestamp } from '../printers.js';
+import { ageColumn, asArray, asRecord, column, nameColumn, sinceTimestamp } from '../printers.js';
 import { isDNS1123Label } from '../validation.js';
 import { deepEqual, isPlainObject, type KubeObject } from '../types.js';
 import { conflict, forbidden } from '../status.js';

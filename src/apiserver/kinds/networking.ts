@@ -1,16 +1,9 @@
 // networking.k8s.io/v1 NetworkPolicy and Ingress, discovery.k8s.io/v1 EndpointSlice, coordination.k8s.io/v1 Lease.
 // Go: kubernetes/pkg/registry/networking, pkg/registry/discovery/endpointslice, pkg/registry/coordination/lease
 import type { FieldError } from '../schema/index.js';
-import { ageColumn, asArray, asRecord, column, formatList, nameColumn } from '../printers.js';
+import { ageColumn, asArray, asRecord, column, formatLabelSelector, formatList, nameColumn } from '../printers.js';
 import { deepEqual, type KubeObject } from '../types.js';
 import { defineBuiltin } from './define.js';
-
-function podSelectorString(o: KubeObject): string {
-  const sel = asRecord(asRecord(o.spec).podSelector);
-  const parts = Object.entries(asRecord(sel.matchLabels)).map(([k, v]) => `${k}=${String(v)}`);
-  for (const e of asArray(sel.matchExpressions).map(asRecord)) parts.push(`${e.key} ${String(e.operator).toLowerCase()} (${asArray(e.values).join(',')})`);
-  return parts.length > 0 ? parts.join(',') : '<none>';
-}
 
 /** networkPolicyDescriptor: networking.k8s.io/v1 NetworkPolicy. */
 export const networkPolicyDescriptor = defineBuiltin({
@@ -21,7 +14,7 @@ export const networkPolicyDescriptor = defineBuiltin({
   namespaced: true,
   shortNames: ['netpol'],
   tracksGeneration: true,
-  columns: [nameColumn, column('Pod-Selector', 'string', podSelectorString, { description: 'Pod selector of the NetworkPolicy' }), ageColumn],
+  columns: [nameColumn, column('Pod-Selector', 'string', (o) => formatLabelSelector(asRecord(o.spec).podSelector), { description: 'Pod selector of the NetworkPolicy' }), ageColumn],
   hooks: {
     default(obj) {
       const spec = { ...asRecord(obj.spec) };

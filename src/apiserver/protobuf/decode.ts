@@ -244,8 +244,10 @@ function message(name: string, r: Reader): unknown {
       if (inner && typeof inner === 'object') Object.assign(out, inner);
     } else out[json] = value(type, wire, r);
   }
-  for (const [, json, , flags] of fields) {
-    if (flags & 4 && json in out) {
+  // Go's omitempty drops zero scalars, empty slices and maps, never structs (a zero metav1.Time is null).
+  for (const [, json, type, flags] of fields) {
+    const struct = !(flags & 3) && type.startsWith('k8s.io.');
+    if (flags & 4 && !struct && json in out) {
       const v = out[json];
       if (isZero(v) || (flags & 2 && v && typeof v === 'object' && Object.keys(v).length === 0)) delete out[json];
     }

@@ -169,3 +169,34 @@ export const BUILTIN_KINDS: BuiltinKind[] = [
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', cls: 'V1CustomResourceDefinition' },
   { group: 'autoscaling', version: 'v1', kind: 'Scale', cls: 'V1Scale' },
 ];
+
+/**
+ * VALUE_STRUCT_FIELDS are the fields a typed Go object always has: structs held by value (present as {}), and
+ * lists without omitempty (present as null, written "~name"). kube's field manager compares typed objects, so these
+ * are never "added" and carry no "." in managedFields. Only what changes visible managedFields is listed (leaves
+ * never do; metadata is stripped there anyway).
+ */
+export const VALUE_STRUCT_FIELDS: Record<string, string[]> = {
+  V1Namespace: ['spec', 'status'],
+  V1Service: ['spec', 'status'],
+  V1ServiceStatus: ['loadBalancer'],
+  V1Pod: ['spec', 'status'],
+  V1PodTemplateSpec: ['metadata', 'spec'],
+  V1PodSpec: ['~containers'],
+  V1EndpointSlice: ['~endpoints'],
+  V1Role: ['~rules'],
+  V1ClusterRole: ['~rules'],
+  V1Deployment: ['spec', 'status'],
+  V1DeploymentSpec: ['template', 'strategy'],
+  V1NetworkPolicy: ['spec'],
+  V1Ingress: ['spec', 'status'],
+  V1IngressStatus: ['loadBalancer'],
+  V1Lease: ['spec'],
+  V1RoleBinding: ['roleRef'],
+  V1ClusterRoleBinding: ['roleRef'],
+  CoreV1Event: ['involvedObject', 'source'],
+  V1CustomResourceDefinition: ['spec', 'status'],
+  V1CustomResourceDefinitionSpec: ['names', '~versions'],
+  V1CustomResourceDefinitionStatus: ['acceptedNames', '~storedVersions'],
+  V1Scale: ['spec', 'status'],
+};

@@ -1,7 +1,7 @@
 // Schemas of the built-in kinds: the generated client-node type tree (builtin-types.generated.ts) overlaid with
 // the struct-tag knowledge in builtin-overlay.ts. Two renderings: inline trees for validation, SMP and SSA
 // (builtinSchema), and named definitions with $refs for the OpenAPI documents (builtinDefinitions).
-import { ATOMIC_STRUCTS, BUILTIN_KINDS, FIELD_OVERLAY, definitionName, type BuiltinKind, type FieldOverlay } from './builtin-overlay.js';
+import { ATOMIC_STRUCTS, BUILTIN_KINDS, FIELD_OVERLAY, VALUE_STRUCT_FIELDS, definitionName, type BuiltinKind, type FieldOverlay } from './builtin-overlay.js';
 import { BUILTIN_TYPES_JSON } from './builtin-types.generated.js';
 import type { JSONSchemaProps } from './types.js';
 
@@ -89,9 +89,19 @@ function objectShell(cls: string): JSONSchemaProps {
   return node;
 }
 
+// goStructNames maps the properties object of every inline struct node to its Go type name (v1.PodSpec): field
+// copies share that object, so the name survives the per-field shallow copies. Used for decoder-style messages.
+const goStructNames = new WeakMap<object, string>();
+
+/** goTypeName returns the Go type name of an inline built-in struct node ("v1.PodSpec"), if it is one. */
+export function goTypeName(node: JSONSchemaProps): string | undefined {
+  return node.properties ? goStructNames.get(node.properties) : undefined;
+}
+
 function fillProperties(cls: string, node: JSONSchemaProps, style: RefStyle): void {
   const props: Record<string, JSONSchemaProps> = {};
   node.properties = props;
+  if (style.kind === 'inline') goStructNames.set(props, `v1.${definitionName(cls).split('.').pop()}`);
   for (const [name, spec, , desc] of types()[cls].f) props[name] = fieldSchema(cls, name, spec, desc, style);
 }
 
@@ -139,8 +149,45 @@ export function builtinSchema(group: string, version: string, kind: string): JSO
   const base = classSchema(k.cls, { kind: 'inline', memo: inlineMemo });
   const s: JSONSchemaProps = { ...base, 'x-kubernetes-group-version-kind': [{ group, version, kind }] };
   kindSchemas.set(key, s);
+  kindClasses.set(s, k.cls);
   return s;
 }
+
+const kindClasses = new WeakMap<JSONSchemaProps, string>();
+
+/** isBuiltinSchema tells whether s is the root schema builtinSchema returned (or one of its inline nodes). */
+export function isBuiltinSchema(s: JSONSchemaProps): boolean {
+  return kindClasses.has(s) || (s.properties !== undefined && goStructNames.has(s.properties));
+}
+
+/**
+ * typedSkeleton returns what a built-in kind's zero Go value looks like as JSON for the fields Go holds by value
+ * (spec: {}, status: {}, spec.template: {spec: {}} ...), or undefined for schemas that are not built-in kinds.
+ * The field manager compares objects with these present, like kube's typed conversion does.
+ */
+export function typedSkeleton(schema: JSONSchemaProps): Record<string, unknown> | undefined {
+  const hit = skeletons.get(schema);
+  if (hit) return hit;
+  const cls = kindClasses.get(schema);
+  if (!cls) return undefined;
+  const build = (c: string): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    const fields = new Map(types()[c].f.map((f) => [f[0], f[1]]));
+    for (const entry of VALUE_STRUCT_FIELDS[c] ?? []) {
+      if (entry.startsWith('~')) {
+        out[entry.slice(1)] = null;
+        continue;
+      }
+      const spec = fields.get(entry);
+      if (spec && types()[spec]) out[entry] = build(spec);
+    }
+    return out;
+  };
+  const skeleton = build(cls);
+  skeletons.set(schema, skeleton);
+  return skeleton;
+}
+const skeletons = new WeakMap<JSONSchemaProps, Record<string, unknown>>();
 
 /** supportsStrategicMergePatch tells whether PATCH with application/strategic-merge-patch+json is allowed (built-ins only; 415 otherwise). */
 export function supportsStrategicMergePatch(group: string, version: string, kind: string): boolean {

@@ -5,6 +5,7 @@
 // {defaulting,pruning}; list invariants port pkg/apiserver/schema/listtype. CEL rules (x-kubernetes-validations)
 // are not evaluated.
 import { objectMetaSchema } from './builtin.js';
+import { cleanSchema } from './schema-shape.js';
 import { cloneJSON, deepEqualJSON, formatGoNumber, goQuote, hasKey, isObject, setKey, type JSONObject } from './json.js';
 import type { CompiledSchema, FieldError, JSONSchemaProps } from './types.js';
 
@@ -16,7 +17,8 @@ const cache = new WeakMap<JSONSchemaProps, { crd?: CompiledSchema; builtin?: Com
  * and metadata follows ObjectMeta; list-type set/map invariants are checked. With isBuiltin the schema is a
  * built-in kind's full schema (builtinSchema) and is taken literally.
  */
-export function compileSchema(schema: JSONSchemaProps, o?: { isBuiltin?: boolean }): CompiledSchema {
+export function compileSchema(rawSchema: JSONSchemaProps, o?: { isBuiltin?: boolean }): CompiledSchema {
+  const schema = cleanSchema(rawSchema);
   const slot = cache.get(schema) ?? {};
   cache.set(schema, slot);
   const builtin = o?.isBuiltin === true;
@@ -49,12 +51,13 @@ function makeCompiled(schema: JSONSchemaProps, builtin: boolean): CompiledSchema
       const copy = cloneJSON(obj);
       const pruned: string[] = [];
       walkUnknown(copy, schema, '', builtin ? 'plain' : 'root', pruned, true);
-      return { object: copy, pruned };
+      return { object: copy, pruned: builtin ? pruned : pruned.sort() };
     },
+    // Built-ins report in document order (Go's strict JSON decoder); custom resources sorted (pruning's order).
     unknownFields(obj: object): string[] {
       const found: string[] = [];
       walkUnknown(obj, schema, '', builtin ? 'plain' : 'root', found, false);
-      return found;
+      return builtin ? found : found.sort();
     },
   };
 }
@@ -423,57 +426,75 @@ function applyDefaultsTo(v: unknown, s: JSONSchemaProps): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Pruning and unknown fields. Go: apiextensions pkg/apiserver/schema/pruning/algorithm.go. `mode` says how
-// apiVersion/kind/metadata are treated: 'root' (a custom resource), 'embedded' (x-kubernetes-embedded-resource),
-// or 'plain'. Metadata of roots and embedded resources follows ObjectMeta (unknown keys are dropped there too).
+// Pruning and unknown fields. Go: apiextensions pkg/apiserver/schema/pruning/algorithm.go prune/skipPrune.
+// Roots and embedded resources keep apiVersion/kind untouched; their metadata follows ObjectMeta (kube drops and
+// reports unknown metadata keys while coercing ObjectMeta: pkg/apiserver/schema/objectmeta/coerce.go).
 
+/** Mode says how apiVersion/kind/metadata are treated: custom resource root, embedded resource, or plain object. */
 type Mode = 'root' | 'embedded' | 'plain';
 
+const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
+
 function walkUnknown(v: unknown, s: JSONSchemaProps | undefined, path: string, mode: Mode, out: string[], prune: boolean): void {
-  if (s === undefined) return;
+  if (s?.['x-kubernetes-preserve-unknown-fields'] === true) {
+    skipPrune(v, s, path, mode, out, prune);
+    return;
+  }
   if (isObject(v)) {
-    const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
-    const props = s.properties ?? {};
-    const additional = isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined;
-    const openAdditional = s.additionalProperties === true;
     for (const k of Object.keys(v)) {
       const p = child(path, k);
-      if (mode !== 'plain' && (k === 'apiVersion' || k === 'kind')) {
-        if (hasKey(props, k)) walkUnknown(v[k], props[k], p, 'plain', out, prune);
+      if (mode !== 'plain' && META_FIELDS.has(k)) {
+        metaField(v, k, p, out, prune);
         continue;
       }
-      if (mode !== 'plain' && k === 'metadata') {
-        walkUnknown(v[k], objectMetaSchema(), p, 'plain', out, prune);
-        continue;
-      }
-      let sub: JSONSchemaProps | undefined;
-      if (hasKey(props, k)) sub = props[k];
-      else if (additional) sub = additional;
-      if (sub === undefined) {
-        if (preserve || openAdditional) continue;
+      const sub = s === undefined ? undefined : propertySchema(s, k);
+      if (sub !== undefined) walkUnknown(v[k], sub, p, embeddedMode(sub), out, prune);
+      else if (s !== undefined && s.additionalProperties === true) continue;
+      else {
         out.push(p);
         if (prune) delete v[k];
+      }
+    }
+  } else if (Array.isArray(v)) {
+    const items = s?.items;
+    v.forEach((x, i) => walkUnknown(x, items, index(path, i), items ? embeddedMode(items) : 'plain', out, prune));
+  }
+}
+
+// skipPrune: inside x-kubernetes-preserve-unknown-fields unknown keys stay, known ones are still pruned below.
+function skipPrune(v: unknown, s: JSONSchemaProps, path: string, mode: Mode, out: string[], prune: boolean): void {
+  if (isObject(v)) {
+    for (const k of Object.keys(v)) {
+      const p = child(path, k);
+      if (mode !== 'plain' && META_FIELDS.has(k)) {
+        metaField(v, k, p, out, prune);
         continue;
       }
-      walkUnknown(v[k], sub, p, sub['x-kubernetes-embedded-resource'] ? 'embedded' : 'plain', out, prune);
+      const sub = propertySchema(s, k);
+      if (sub !== undefined) walkUnknown(v[k], sub, p, embeddedMode(sub), out, prune);
     }
   } else if (Array.isArray(v) && s.items) {
     const items = s.items;
-    const m: Mode = items['x-kubernetes-embedded-resource'] ? 'embedded' : 'plain';
-    v.forEach((x, i) => walkUnknown(x, items, index(path, i), m, out, prune));
+    v.forEach((x, i) => skipPrune(x, items, index(path, i), embeddedMode(items), out, prune));
   }
 }
+
+function metaField(v: JSONObject, k: string, p: string, out: string[], prune: boolean): void {
+  if (k === 'metadata') walkUnknown(v[k], objectMetaSchema(), p, 'plain', out, prune);
+}
+
+const embeddedMode = (s: JSONSchemaProps): Mode => (s['x-kubernetes-embedded-resource'] ? 'embedded' : 'plain');
 
 /** validateValue runs only the kube-openapi value validation of one schema node (used for CRD default checks). */
 export function validateValue(schema: JSONSchemaProps, value: unknown): FieldError[] {
   const errs: FieldError[] = [];
-  validateNode(schema, value, '', errs, NO_OLD);
+  validateNode(cleanSchema(schema), value, '', errs, NO_OLD);
   return errs;
 }
 
 /** unknownPaths lists what pruning would drop from value under schema (embedded: value is an embedded resource). */
 export function unknownPaths(schema: JSONSchemaProps, value: unknown, embedded: boolean): string[] {
   const out: string[] = [];
-  walkUnknown(value, schema, '', embedded ? 'embedded' : 'plain', out, false);
+  walkUnknown(value, cleanSchema(schema), '', embedded ? 'embedded' : 'plain', out, false);
   return out;
 }

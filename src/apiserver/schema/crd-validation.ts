@@ -81,7 +81,7 @@ const strs = (v: unknown): string[] => arr(v).map(str);
 
 /** applyCRDDefaults returns a copy of a v1 CRD with the apiextensions/v1 defaults: names.singular, names.listKind, conversion.strategy None. */
 export function applyCRDDefaults(crd: object): object {
-  const out = cloneJSON(crd) as JSONObject;
+  const out = (isObject(crd) ? cloneJSON(crd) : {}) as JSONObject;
   const spec = isObject(out.spec) ? out.spec : (out.spec = {});
   const names = isObject(spec.names) ? spec.names : (spec.names = {});
   const kind = str(names.kind);

@@ -193,3 +193,60 @@ test('kubectl server-side apply keeps an existing last-applied annotation in syn
   const out = ok(apply(stored(live), cm({ key: 'w' }, { annotations: { [ann]: '{}' } }), 'kubectl'));
   assert.equal(out.metadata.annotations[ann], '{"apiVersion":"v1","data":{"key":"w"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"c","namespace":"default"}}\n');
 });
+
+test('inputs are never mutated', () => {
+  const ann = 'kubectl.kubernetes.io/last-applied-configuration';
+  const live = stored(ok(apply(undefined, cm({ key: 'v' }, { annotations: { [ann]: '{}' } }), 'kubectl')));
+  const snapshot = structuredClone(live);
+  const applied = cm({ key: 'v' }, { annotations: { [ann]: '{}' } });
+  const appliedSnapshot = structuredClone(applied);
+  ok(apply(live, applied, 'kubectl'));
+  trackUpdate(live, { ...live, data: { key: 'x' } }, { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 });
+  assert.deepEqual(live, snapshot);
+  assert.deepEqual(applied, appliedSnapshot);
+});
+
+test('update tracking of built-ins compares typed values: by-value structs are never "added"', () => {
+  const d = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'nginx', namespace: 'default' },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'nginx' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%' } },
+      template: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } },
+    },
+  };
+  const out = trackUpdate(undefined, d, { manager: 'kubectl-create', schema: depSchema, apiVersion: 'apps/v1', now: T1 }) as Obj;
+  assert.deepEqual(mf(out)[0].fieldsV1, {
+    'f:spec': {
+      'f:replicas': {},
+      'f:selector': {},
+      'f:strategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {} }, 'f:type': {} },
+      'f:template': {
+        'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+        'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } } },
+      },
+    },
+  });
+  assert.equal(out.status, undefined, 'the returned object is not padded');
+});
+
+test('kubectl server-side apply after client-side apply takes over unchanged last-applied fields', () => {
+  const ann = 'kubectl.kubernetes.io/last-applied-configuration';
+  const csa = (data: Record<string, string>) => {
+    const o = cm(data);
+    return cm(data, { annotations: { [ann]: JSON.stringify(o) } });
+  };
+  const created = stored(trackUpdate(undefined, csa({ key: 'v' }), { manager: 'kubectl-client-side-apply', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj);
+  const other = apply(created, cm({ key: 'w' }), 'someone');
+  assert.equal(other.ok, false);
+  if (!other.ok) assert.equal(other.message, 'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.key');
+  const migrated = ok(apply(created, cm({ key: 'w' }), 'kubectl'));
+  assert.equal(migrated.data.key, 'w');
+  assert.deepEqual(mf(migrated).find((e) => e.manager === 'kubectl')!.fieldsV1, { 'f:data': { 'f:key': {} } });
+  // Once the live value drifted from the annotation (an edit), the takeover is a conflict again.
+  const edited = stored(trackUpdate(created, { ...created, data: { key: 'edited' } }, { manager: 'kubectl-client-side-apply', schema: cmSchema, apiVersion: 'v1', now: T2 }) as Obj);
+  assert.equal(apply(edited, cm({ key: 'w' }), 'kubectl').ok, false);
+});

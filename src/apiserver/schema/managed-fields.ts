@@ -1,12 +1,14 @@
 // Server-side apply and managedFields tracking, as kube-apiserver's field manager does them: the structured-merge-diff
 // Updater (Apply: merge, prune fields the applier stopped applying unless others own them, conflicts, force;
 // Update: ownership of changed fields) wrapped in the apiserver's managers (strip meta fields, per-manager times,
-// manager identity, cap of 10 Update managers into "ancient-changes", "before-first-apply", last-applied
-// annotation sync for kubectl).
+// manager identity, cap of 10 Update managers into "ancient-changes", "before-first-apply", kubectl's
+// client-side-apply takeover and last-applied annotation sync).
 // Go: sigs.k8s.io/structured-merge-diff merge/update.go, merge/conflict.go; k8s.io/apimachinery/pkg/util/managedfields
 // (fieldmanager.go, internal/{structuredmerge,stripmeta,managedfieldsupdater,buildmanagerinfo,capmanagers,
-// skipnonapplied,lastappliedupdater,managedfields,conflict}.go).
+// skipnonapplied,lastappliedmanager,lastappliedupdater,managedfields,conflict}.go).
+import { typedSkeleton } from './builtin.js';
 import { PatchError } from './errors.js';
+import { cleanSchema } from './schema-shape.js';
 import { FieldSet, goJSON, pathString, type Path } from './fieldpath.js';
 import { cloneJSON, deepEqualJSON, goQuote, isObject, type JSONObject } from './json.js';
 import {
@@ -54,10 +56,17 @@ function managerIdentifier(m: ManagerInfo): string {
   const o: JSONObject = { manager: m.manager, operation: m.operation };
   if (m.operation === 'Update' && m.apiVersion) o.apiVersion = m.apiVersion;
   if (m.subresource) o.subresource = m.subresource;
-  return JSON.stringify(o);
+  const id = JSON.stringify(o);
+  if (!parsedIds.has(id)) parsedIds.set(id, { manager: m.manager, operation: m.operation, apiVersion: o.apiVersion as string | undefined, subresource: m.subresource || undefined });
+  return id;
 }
 
+// parsedIds remembers identifiers built here so encoding does not re-parse them (bounded: managers are few).
+const parsedIds = new Map<string, ManagerInfo>();
+
 function parseIdentifier(id: string): ManagerInfo {
+  const known = parsedIds.get(id);
+  if (known) return known;
   try {
     const o = JSON.parse(id) as ManagerInfo;
     if (isObject(o) && typeof o.manager === 'string') return o;
@@ -68,10 +77,15 @@ function parseIdentifier(id: string): ManagerInfo {
 }
 
 // Times are stored at second precision in UTC, like metav1.Time.
+let lastNow = '';
+let lastSeconds = '';
 function toSeconds(now: string): string {
+  if (now === lastNow) return lastSeconds;
   const t = Date.parse(now);
-  if (Number.isNaN(t)) return now;
-  return new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const out = Number.isNaN(t) ? now : new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  lastNow = now;
+  lastSeconds = out;
+  return out;
 }
 
 // Go: internal/managedfields.go DecodeManagedFields (throws on malformed entries).
@@ -104,12 +118,12 @@ function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
     if (info.subresource) e.subresource = info.subresource;
     entries.push(e as ManagedFieldsEntry);
   }
-  const seconds = (t: string | undefined) => (t ? Math.floor(Date.parse(t) / 1000) : 0);
+  const secs = new Map(entries.map((e) => [e, e.time ? Math.floor(Date.parse(e.time) / 1000) : 0]));
   const c = <T>(a: T, b: T) => (a < b ? -1 : a > b ? 1 : 0);
   entries.sort(
     (p, q) =>
       c(p.operation, q.operation) ||
-      c(seconds(p.time), seconds(q.time)) ||
+      c(secs.get(p)!, secs.get(q)!) ||
       c(p.manager, q.manager) ||
       c(p.apiVersion, q.apiVersion) ||
       c(p.subresource ?? '', q.subresource ?? ''),
@@ -126,9 +140,14 @@ function isResetManagedFields(v: unknown): boolean {
 
 const metadataOf = (o: unknown): JSONObject => (isObject(o) && isObject(o.metadata) ? o.metadata : {});
 
+// withoutManagedFields copies only the top level and metadata: nothing below is ever mutated here.
 function withoutManagedFields(o: object): JSONObject {
-  const copy = cloneJSON(o) as JSONObject;
-  if (isObject(copy.metadata)) delete copy.metadata.managedFields;
+  const copy: JSONObject = { ...(o as JSONObject) };
+  if (isObject(copy.metadata)) {
+    const meta = { ...copy.metadata };
+    delete meta.managedFields;
+    copy.metadata = meta;
+  }
   return copy;
 }
 
@@ -140,6 +159,19 @@ function setManagedFields(o: JSONObject, entries: ManagedFieldsEntry[]): JSONObj
   if (!isObject(o.metadata)) o.metadata = {};
   (o.metadata as JSONObject).managedFields = entries;
   return o;
+}
+
+// fillSkeleton returns obj with every skeleton map present (absent or null ones become the skeleton's {}).
+function fillSkeleton(obj: JSONObject, skeleton: Record<string, unknown>): JSONObject {
+  const out: JSONObject = { ...obj };
+  for (const [k, sub] of Object.entries(skeleton)) {
+    const cur = out[k];
+    if (sub === null) {
+      if (cur === undefined) out[k] = null;
+    } else if (cur === undefined || cur === null) out[k] = fillSkeleton({}, sub as Record<string, unknown>);
+    else if (isObject(cur)) out[k] = fillSkeleton(cur, sub as Record<string, unknown>);
+  }
+  return out;
 }
 
 // ---- the structured-merge-diff Updater. Go: merge/update.go ----
@@ -318,9 +350,8 @@ function gvkString(apiVersion: string, kind: string): string {
 }
 
 // Go: internal/structuredmerge.go Update, wrapped by managedfieldsupdater.go (current-operation) and stripmeta.go.
+// The live object was validated when it was written, so only the new one is checked here.
 function runUpdate(updater: Updater, ref: TypeRef, live: unknown, next: unknown, managed: Managed, id: string, version: string, now: string): void {
-  const liveErrs = validateTyped(live, ref, true);
-  if (liveErrs.length > 0) throw new Error(`failed to convert live object to smd typed: ${typedErrorsString(liveErrs)}`);
   const newErrs = validateTyped(next, ref, true);
   if (newErrs.length > 0) throw new Error(`failed to convert new object to smd typed: ${typedErrorsString(newErrs)}`);
   updater.updateOp(live, next, version, managed.fields, CURRENT_OPERATION);
@@ -343,7 +374,7 @@ function runUpdate(updater: Updater, ref: TypeRef, live: unknown, next: unknown,
  * managedFields removed instead of failing the write.
  */
 export function trackUpdate(old: object | undefined, updated: object, o: UpdateOptions): object {
-  const ref: TypeRef = { s: o.schema, resource: true };
+  const ref: TypeRef = { s: cleanSchema(o.schema), resource: true };
   try {
     // Go: fieldmanager.go decodeManagedFields
     let managed: Managed;
@@ -370,7 +401,11 @@ export function trackUpdate(old: object | undefined, updated: object, o: UpdateO
     // Go: skipnonapplied.go — updates of objects that are not tracked yet stay untracked.
     if (managed.fields.size === 0 && old && metadataOf(old).uid) return next;
     const id = managerIdentifier({ manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, subresource: o.subresource });
-    runUpdate(new Updater(ref, resetFieldSet(o)), ref, live, next, managed, id, o.apiVersion, o.now);
+    // Built-ins are compared as typed Go values: by-value structs exist even when the JSON omits them.
+    const skeleton = typedSkeleton(o.schema);
+    const typedLive = skeleton ? fillSkeleton(live, skeleton) : live;
+    const typedNext = skeleton ? fillSkeleton(next, skeleton) : next;
+    runUpdate(new Updater(ref, resetFieldSet(o)), ref, typedLive, typedNext, managed, id, o.apiVersion, o.now);
     return setManagedFields(next, encodeManagedFields(managed));
   } catch {
     return withoutManagedFields(updated);
@@ -393,7 +428,7 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
   if (metadataOf(applied).managedFields !== undefined && metadataOf(applied).managedFields !== null) {
     throw new PatchError('BadRequest', 'metadata.managedFields must be nil');
   }
-  const ref: TypeRef = { s: o.schema, resource: true };
+  const ref: TypeRef = { s: cleanSchema(o.schema), resource: true };
   let managed: Managed;
   try {
     managed = decodeManagedFields(live ? metadataOf(live).managedFields : undefined);
@@ -415,28 +450,65 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
   }
   const id = managerIdentifier({ manager: o.manager, operation: 'Apply', subresource: o.subresource });
   let result: unknown;
+  const before = new Map(managed.fields);
   try {
     result = updater.applyOp(liveObj, config, o.apiVersion, managed.fields, id, o.force);
   } catch (e) {
-    if (e instanceof ConflictsError) {
-      const conflicts = conflictList(e.conflicts, e.managers);
+    if (!(e instanceof ConflictsError)) throw new PatchError('Unknown', (e as Error).message, { cause: e });
+    // Go: lastappliedmanager.go — kubectl's server-side apply may take over what client-side apply last applied,
+    // as long as nobody changed those fields since.
+    const allowed = o.manager === 'kubectl' ? allowedFromLastApplied(liveObj, ref) : undefined;
+    let remaining = e.conflicts;
+    if (allowed) {
+      remaining = new Map();
+      for (const [m, set] of e.conflicts) {
+        const left = set.difference(allowed);
+        if (!left.empty()) remaining.set(m, left);
+      }
+    }
+    if (remaining.size > 0) {
+      const conflicts = conflictList(remaining, e.managers);
       return { ok: false, conflicts, message: conflictMessage(conflicts) };
     }
-    throw new PatchError('Unknown', (e as Error).message, { cause: e });
+    managed.fields = before;
+    result = updater.applyOp(liveObj, config, o.apiVersion, managed.fields, id, true);
   }
   stripMeta(managed.fields, id);
   capUpdateManagers(managed);
   if (result !== undefined) managed.times.set(id, toSeconds(o.now));
-  const out = (result === undefined ? liveObj : (result as JSONObject)) as JSONObject;
+  // A fresh tree: merged values may share subtrees with the caller's live object.
+  const out = cloneJSON(result === undefined ? liveObj : result) as JSONObject;
   liveObj = out;
   // Go: lastappliedupdater.go — kubectl's server-side apply keeps a client-side apply annotation in sync.
   if (o.manager === 'kubectl' && typeof (metadataOf(out).annotations as JSONObject | undefined)?.[LAST_APPLIED] === 'string') {
     const lastApplied = cloneJSON(config);
     const ann = metadataOf(lastApplied).annotations;
     if (isObject(ann)) delete ann[LAST_APPLIED];
-    (metadataOf(out).annotations as JSONObject)[LAST_APPLIED] = `${goJSON(lastApplied)}\n`;
+    // Copy before writing: unchanged values may still be shared with the caller's live object.
+    const meta = { ...metadataOf(out) };
+    meta.annotations = { ...(meta.annotations as JSONObject), [LAST_APPLIED]: `${goJSON(lastApplied)}\n` };
+    out.metadata = meta;
   }
   return { ok: true, object: setManagedFields(liveObj, encodeManagedFields(managed)) };
+}
+
+// allowedFromLastApplied: the fields of the client-side apply annotation whose live values still match it.
+function allowedFromLastApplied(live: JSONObject, ref: TypeRef): FieldSet | undefined {
+  const annotation = (metadataOf(live).annotations as JSONObject | undefined)?.[LAST_APPLIED];
+  if (typeof annotation !== 'string' || annotation === '') return undefined;
+  let lastApplied: unknown;
+  try {
+    lastApplied = JSON.parse(annotation);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(lastApplied) || validateTyped(lastApplied, ref, true).length > 0) return undefined;
+  try {
+    const lastSet = toFieldSet(lastApplied, ref);
+    return lastSet.difference(compareTyped(lastApplied, live, ref).modified);
+  } catch {
+    return undefined;
+  }
 }
 
 function conflictList(conflicts: Map<string, FieldSet>, managers: Map<string, VersionedSet>): Conflict[] {

@@ -5,6 +5,7 @@
 // Go: k8s.io/apimachinery/pkg/util/strategicpatch/patch.go (mergeMap, mergeSlice, normalizeElementOrder, ...) and
 // k8s.io/apiserver/pkg/endpoints/handlers/patch.go interpretStrategicMergePatchError for the Status mapping.
 import { GENERIC_INVALID, PatchError } from './errors.js';
+import { cleanSchema } from './schema-shape.js';
 import { cloneJSON, formatGo, goTypeOf, hasKey, isObject, jsonTypeName, setKey, type JSONObject } from './json.js';
 import type { JSONSchemaProps } from './types.js';
 
@@ -37,7 +38,7 @@ type Kind = 'map' | 'scalar';
 export function applyStrategicMergePatch(target: object, patch: unknown, schema: JSONSchemaProps): object {
   if (patch === null || patch === undefined) return cloneJSON(target);
   if (!isObject(patch)) throw badRequest(`json: cannot unmarshal ${jsonTypeName(patch)} into Go value of type map[string]interface {}`);
-  const merged = mergeMap(cloneJSON(target) as JSONObject, cloneJSON(patch), schema);
+  const merged = mergeMap(cloneJSON(target) as JSONObject, cloneJSON(patch), cleanSchema(schema));
   stripDirectives(merged);
   return merged;
 }

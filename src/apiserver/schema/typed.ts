@@ -386,12 +386,13 @@ function handleCompare(atom: Atom, lhs: Opt, rhs: Opt, path: Path, c: Comparison
         return;
       }
       if (!l && !r) return;
-      const keys = [...new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})])];
-      for (const k of keys) {
+      const visit = (k: string) => {
         const lv = l && hasKey(l, k) ? some(l[k]) : undefined;
         const rv = r && hasKey(r, k) ? some(r[k]) : undefined;
         walkCompare(lv, rv, fieldType(atom, k) ?? DEDUCED, [...path, { kind: 'field', name: k }], c, { inLeaf: false });
-      }
+      };
+      if (l) for (const k of Object.keys(l)) visit(k);
+      if (r) for (const k of Object.keys(r)) if (!l || !hasKey(l, k)) visit(k);
       return;
     }
   }

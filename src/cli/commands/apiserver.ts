@@ -1,6 +1,6 @@
 // apiserver: runs the embedded Kubernetes-compatible API server until interrupted.
 import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
-import { startApiServer, validateClusterName, type ApiServer, type Logger } from '../../apiserver/index.js';
+import { startApiServer, validateClusterName, type ApiServer, type Durability, type Logger } from '../../apiserver/index.js';
 
 const USAGE = `Usage: ripple apiserver --data-dir DIR [--port P] [--cluster NAME]... [--load-balancer NAME[=POOL]]...
 
@@ -18,7 +18,8 @@ Flags:
                              give cluster NAME the load-balancer simulator: Services of type LoadBalancer get
                              status.loadBalancer.ingress IPs from POOL, a comma-separated list of CIDRs, ranges
                              (a.b.c.d-e.f.g.h) or addresses (default: 192.0.2.0/24,198.51.100.0/24,203.0.113.0/24)
-  --durability full|normal   full (default) fsyncs every commit; normal survives a killed process, not power loss
+  --durability process|power process (default): an acknowledged write survives a killed process (it is committed
+                             to SQLite's WAL first); power: it also survives power loss (fsynced before answering)
   --log-level LEVEL          error, warn, info (default) or debug; logs go to stderr as JSON lines
 
 Examples:
@@ -71,8 +72,8 @@ export const commands: Command[] = [
         port = Number(values.port);
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not ${JSON.stringify(values.port)}`);
       }
-      const durability = values.durability ?? 'full';
-      if (durability !== 'full' && durability !== 'normal') throw new UsageError('--durability must be "full" or "normal"');
+      const durability = values.durability ?? 'process';
+      if (!['process', 'power', 'normal', 'full'].includes(durability)) throw new UsageError('--durability must be "process" or "power"');
       const level = (values['log-level'] ?? 'info') as (typeof LEVELS)[number];
       if (!LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
       const clusters = values.cluster ?? [];
@@ -84,7 +85,7 @@ export const commands: Command[] = [
       const logger = stderrLogger(io, level);
       let server: ApiServer;
       try {
-        server = await startApiServer({ dataDir, port, clusters, loadBalancer, durability, logger });
+        server = await startApiServer({ dataDir, port, clusters, loadBalancer, durability: durability as Durability, logger });
         if (server.clusters().length === 0) await server.addCluster('default');
       } catch (e) {
         const err = e as NodeJS.ErrnoException;

@@ -1,0 +1,105 @@
+// apiserver bench: the measurements of ../shared/anchors/kubebench.mjs (sequential create latency, 32-in-flight
+// creates/s, list of 2,300 objects, create→watch-event latency) against a fresh embedded server. The client runs on
+// a worker thread so it does not share the server's event loop, as kubebench runs in its own process.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { startApiServer, type Durability } from './index.js';
+
+/** ANCHORS: real kube-apiserver 1.32 + etcd on these machines (DESIGN.md), and Ripple's targets. */
+const ANCHORS = { parCreate_per_s: 830, watch_p50_ms: 1.7, list2300_ms: 50 };
+const TARGETS = { parCreate_per_s: 1700, watch_p50_ms: 1 };
+
+// The client, as plain JavaScript for the worker (same requests and arithmetic as kubebench.mjs).
+const CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const https = require('node:https');
+const { performance } = require('node:perf_hooks');
+const url = new URL(workerData.server);
+const mod = url.protocol === 'https:' ? https : http;
+const prefix = url.pathname.replace(/\\/$/, '');
+const agent = new mod.Agent({ keepAlive: true, maxSockets: 64, rejectUnauthorized: false });
+const ns = 'bench-' + Date.now();
+const token = workerData.token;
+function req(method, path, body) {
+  return new Promise((resolve, reject) => {
+    const data = body ? JSON.stringify(body) : null;
+    const r = mod.request({ hostname: url.hostname, port: url.port, path: prefix + path, method, agent,
+      headers: { authorization: 'Bearer ' + token, accept: 'application/json',
+        ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}) } }, (res) => {
+      let buf = ''; res.setEncoding('utf8'); res.on('data', (c) => buf += c);
+      res.on('end', () => res.statusCode >= 300 ? reject(new Error(method + ' ' + path + ' ' + res.statusCode + ' ' + buf.slice(0, 200))) : resolve(buf ? JSON.parse(buf) : null));
+    });
+    r.on('error', reject); if (data) r.write(data); r.end();
+  });
+}
+const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const cm = (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { bench: 'yes' } }, data: { k: 'v'.repeat(200) } });
+(async () => {
+  await req('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  const out = {};
+  let lat = [];
+  for (let i = 0; i < 300; i++) { const t = performance.now(); await req('POST', '/api/v1/namespaces/' + ns + '/configmaps', cm('seq-' + i)); lat.push(performance.now() - t); }
+  out.seqCreate_p50_ms = +pct(lat, 0.5).toFixed(2); out.seqCreate_p99_ms = +pct(lat, 0.99).toFixed(2);
+  { const N = 2000, C = 32; let next = 0; const t = performance.now();
+    await Promise.all(Array.from({ length: C }, async () => { while (next < N) { const i = next++; await req('POST', '/api/v1/namespaces/' + ns + '/configmaps', cm('par-' + i)); } }));
+    out.parCreate_per_s = Math.round(N / ((performance.now() - t) / 1000)); }
+  { const t = performance.now(); const l = await req('GET', '/api/v1/namespaces/' + ns + '/configmaps'); out.list2300_ms = +(performance.now() - t).toFixed(1); out.listed = l.items.length; }
+  { const l = await req('GET', '/api/v1/namespaces/' + ns + '/configmaps?limit=1'); const rv = l.metadata.resourceVersion;
+    const pending = new Map(); const lats = [];
+    const wreq = mod.request({ hostname: url.hostname, port: url.port, path: prefix + '/api/v1/namespaces/' + ns + '/configmaps?watch=1&resourceVersion=' + rv, agent: new mod.Agent({ rejectUnauthorized: false }),
+      headers: { authorization: 'Bearer ' + token } }, (res) => {
+      let buf = ''; res.setEncoding('utf8');
+      res.on('data', (c) => { buf += c; let i; while ((i = buf.indexOf('\\n')) >= 0) { const line = buf.slice(0, i); buf = buf.slice(i + 1); if (!line.trim()) continue;
+        const ev = JSON.parse(line); const n = ev.object && ev.object.metadata && ev.object.metadata.name; if (pending.has(n)) { lats.push(performance.now() - pending.get(n)); pending.get(n + ':r')(); } } });
+    }); wreq.end();
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 200; i++) { const name = 'w-' + i; await new Promise((resolve) => { pending.set(name + ':r', resolve); pending.set(name, performance.now()); req('POST', '/api/v1/namespaces/' + ns + '/configmaps', cm(name)); }); }
+    out.watch_p50_ms = +pct(lats, 0.5).toFixed(2); out.watch_p99_ms = +pct(lats, 0.99).toFixed(2); wreq.destroy(); }
+  await req('DELETE', '/api/v1/namespaces/' + ns).catch(() => {});
+  parentPort.postMessage(out);
+})().catch((e) => parentPort.postMessage({ error: e.message }));
+`;
+
+/** measure runs the kubebench measurements once against a fresh server. */
+export async function measure(durability: Durability, protocol: 'https' | 'http'): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'ripple-bench-'));
+  const server = await startApiServer({ dataDir: dir, clusters: ['bench'], durability });
+  try {
+    const info = server.cluster('bench');
+    const worker = new Worker(CLIENT, { eval: true, workerData: { server: protocol === 'https' ? info.server : info.httpServer, token: info.token } });
+    const result = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await worker.terminate();
+    if (typeof result.error === 'string') throw new Error(result.error);
+    return result;
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** bench runs the kubebench measurements over HTTPS and HTTP, with both durability modes. */
+export async function bench(): Promise<Record<string, unknown>> {
+  const runs: Record<string, Record<string, unknown>> = {
+    'https, durability=process': await measure('process', 'https'),
+    'http, durability=process': await measure('process', 'http'),
+    'https, durability=power (fsync)': await measure('power', 'https'),
+  };
+  const main = runs['https, durability=process'];
+  const ratio = (a: unknown, b: number) => (typeof a === 'number' ? +(a / b).toFixed(2) : null);
+  return {
+    ...runs,
+    anchors_kube_apiserver_1_32_etcd: ANCHORS,
+    targets: TARGETS,
+    vs_anchor: {
+      parCreate_x: ratio(main.parCreate_per_s, ANCHORS.parCreate_per_s),
+      watch_p50_x_faster: typeof main.watch_p50_ms === 'number' ? +(ANCHORS.watch_p50_ms / main.watch_p50_ms).toFixed(2) : null,
+      list2300_x_faster: typeof main.list2300_ms === 'number' ? +(ANCHORS.list2300_ms / main.list2300_ms).toFixed(2) : null,
+    },
+  };
+}

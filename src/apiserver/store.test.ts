@@ -1,0 +1,69 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Store, type Durability } from './store.js';
+
+function withStore(durability: Durability, fn: (path: string) => Promise<void>) {
+  return async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ripple-store-'));
+    try {
+      await fn(join(dir, 'state.db'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+const put = (name: string, rv: number) => ({ op: 'put' as const, cluster: 'c', resource: '/configmaps', namespace: 'ns', name, rv, data: `{"n":"${name}"}` });
+
+test('writes of one turn share a commit; committed() waits for it; state and resourceVersion survive reopening', withStore('process', async (path) => {
+  const s = new Store(path);
+  const order: number[] = [];
+  for (let i = 1; i <= 100; i++) s.write(put(`o${i}`, i), { committed: () => order.push(i), failed: () => assert.fail('no failure') });
+  s.write({ op: 'delete', cluster: 'c', resource: '/configmaps', namespace: 'ns', name: 'o1', rv: 101 });
+  assert.equal(s.pending, true);
+  assert.equal(order.length, 0, 'nothing is committed before the turn ends');
+  await s.committed();
+  assert.equal(s.pending, false);
+  assert.deepEqual(order, Array.from({ length: 100 }, (_, i) => i + 1), 'hooks run in write order');
+  s.close();
+  const again = new Store(path);
+  assert.equal(again.lastResourceVersion, 101, 'a deletion\'s resourceVersion is remembered too');
+  const names = again.objects('c').map((r) => r.name).sort();
+  assert.equal(names.length, 99);
+  assert.ok(!names.includes('o1'));
+  again.close();
+}));
+
+test('a failed commit runs the failure hooks in reverse and rejects the waiters', withStore('process', async (path) => {
+  const s = new Store(path);
+  const undone: string[] = [];
+  s.write(put('good', 1), { committed: () => assert.fail('not committed'), failed: () => undone.push('good') });
+  // A NULL data column violates the schema, so the whole transaction rolls back.
+  s.write({ ...put('bad', 2), data: null as unknown as string }, { committed: () => assert.fail('not committed'), failed: () => undone.push('bad') });
+  await assert.rejects(s.committed(), /NOT NULL/);
+  assert.deepEqual(undone, ['bad', 'good']);
+  assert.deepEqual(s.objects('c'), []);
+  s.close();
+}));
+
+test('power durability answers after the WAL is synced, many commits per sync', withStore('power', async (path) => {
+  const s = new Store(path, 'power');
+  let committed = 0;
+  const waits: Promise<void>[] = [];
+  for (let round = 0; round < 5; round++) {
+    s.write(put(`r${round}`, round + 1), { committed: () => committed++, failed: () => assert.fail('no failure') });
+    waits.push(s.committed());
+    s.flush();
+  }
+  assert.equal(s.pending, true, 'synced writes are still pending until the fsync returns');
+  await Promise.all(waits);
+  assert.equal(committed, 5);
+  assert.equal(s.pending, false);
+  s.close();
+  const again = new Store(path);
+  assert.equal(again.objects('c').length, 5);
+  again.close();
+}));
