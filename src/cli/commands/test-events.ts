@@ -55,7 +55,8 @@ export const commands: Command[] = [
         io.stderr.write(`ripple test events: no eventsource.yaml under ${root}\nEach case is a directory with eventsource.yaml and optional matching.yaml / non-matching.yaml.\n`);
         return ExitCode.BadInput;
       }
-      const runtime = await createLuaRuntime();
+      // The wall clock is read here, at the edge: os.time() and sprig.ago in scripts use it.
+      const runtime = await createLuaRuntime({ clock: { now: () => Date.now() } });
       const rows: Row[] = [];
       for (const dir of dirs) {
         const name = relative(root, dir) || '.';
