@@ -203,28 +203,45 @@ export class GoTime {
     return '"' + formatTime(this, '2006-01-02T15:04:05.999999999Z07:00') + '"';
   }
 
-  /** goMethod exposes Go's argument-free time.Time methods (`now.Unix`, `(toDate …).Year`). */
+  goFieldNames(): readonly string[] {
+    return TIME_FIELDS;
+  }
+
+  /**
+   * goMethod exposes time.Time's methods to templates: Year, Month, Day, Hour, Minute, Second, Nanosecond, YearDay,
+   * Weekday, Unix, UnixMilli, UnixMicro, UnixNano, UTC, IsZero, String, and with arguments Format, AddDate, Before,
+   * After, Equal, Compare. Go: time/time.go, time/format.go
+   */
   goMethod(name: string): GoValue | undefined {
-    const c = civil(this);
     switch (name) {
       case 'Unix':
         return BigInt(this.sec);
       case 'UnixNano':
         return wrapInt64(this.nanos());
+      case 'UnixMicro':
+        return this.nanos() / 1000n - (this.nanos() % 1000n < 0n ? 1n : 0n);
       case 'UnixMilli':
         return BigInt(Math.floor(this.sec * 1000 + this.nsec / 1e6));
       case 'Year':
-        return new GoInt('int', BigInt(c.year));
+        return new GoInt('int', BigInt(civil(this).year));
+      case 'Month': {
+        const m = civil(this).month;
+        return new TimeEnum('time.Month', m, LONG_MONTHS[m - 1]);
+      }
+      case 'Weekday': {
+        const d = civil(this).weekday;
+        return new TimeEnum('time.Weekday', d, LONG_DAYS[d]);
+      }
       case 'YearDay':
-        return new GoInt('int', BigInt(c.yday));
+        return new GoInt('int', BigInt(civil(this).yday));
       case 'Day':
-        return new GoInt('int', BigInt(c.day));
+        return new GoInt('int', BigInt(civil(this).day));
       case 'Hour':
-        return new GoInt('int', BigInt(c.hour));
+        return new GoInt('int', BigInt(civil(this).hour));
       case 'Minute':
-        return new GoInt('int', BigInt(c.min));
+        return new GoInt('int', BigInt(civil(this).min));
       case 'Second':
-        return new GoInt('int', BigInt(c.sec));
+        return new GoInt('int', BigInt(civil(this).sec));
       case 'Nanosecond':
         return new GoInt('int', BigInt(this.nsec));
       case 'UTC':
@@ -233,8 +250,64 @@ export class GoTime {
         return this.sec === ZERO_TIME_SEC && this.nsec === 0;
       case 'String':
         return this.goString();
+      case 'Format':
+        return defineFunc(name, '(string) string', (layout: string) => formatTime(this, layout));
+      case 'AddDate':
+        // Go: AddDate normalizes through Date, so Jan 31 + 1 month is March 2 or 3.
+        return defineFunc(name, '(int, int, int) time.Time', (y: GoInt, m: GoInt, d: GoInt) => {
+          const c = civil(this);
+          return dateIn(c.year + Number(y.value), c.month + Number(m.value), c.day + Number(d.value), c.hour, c.min, c.sec, this.nsec, this.loc);
+        });
+      case 'Before':
+        return defineFunc(name, '(time.Time) bool', (u: GoTime) => this.nanos() < u.nanos());
+      case 'After':
+        return defineFunc(name, '(time.Time) bool', (u: GoTime) => this.nanos() > u.nanos());
+      case 'Equal':
+        return defineFunc(name, '(time.Time) bool', (u: GoTime) => this.nanos() === u.nanos());
+      case 'Compare':
+        return defineFunc(name, '(time.Time) int', (u: GoTime) => {
+          const a = this.nanos();
+          const b = u.nanos();
+          return new GoInt('int', a < b ? -1n : a > b ? 1n : 0n);
+        });
     }
     return undefined;
+  }
+}
+
+/** TIME_FIELDS are time.Time's (unexported) struct fields, for Go's "unexported field" error. */
+const TIME_FIELDS: readonly string[] = ['wall', 'ext', 'loc'];
+
+/** TimeEnum is a time.Month or time.Weekday: an int that prints as its English name. */
+export class TimeEnum {
+  constructor(
+    readonly typeName: 'time.Month' | 'time.Weekday',
+    readonly value: number,
+    readonly name: string,
+  ) {}
+
+  goString(): string {
+    return this.name;
+  }
+
+  goTypeName(): string {
+    return this.typeName;
+  }
+
+  goKind(): string {
+    return 'int';
+  }
+
+  goUnderlying(): GoValue {
+    return new GoInt('int', BigInt(this.value));
+  }
+
+  goMarshalJSON(): string {
+    return String(this.value);
+  }
+
+  goEqual(o: unknown): boolean {
+    return o instanceof TimeEnum && o.typeName === this.typeName && o.value === this.value;
   }
 }
 
