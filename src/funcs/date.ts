@@ -1,8 +1,7 @@
 // date.ts: Go's time.Time, layouts, parsing, durations and zones as far as Sprig's date functions need them,
 // with the clock and the meaning of time.Local injected. Go: time/format.go, time/time.go; sprig date.go.
-import { GoInt, type GoFunc, type GoValue } from '../gotemplate/index.js';
+import { GoInt, quote, type GoFunc, type GoValue } from '../gotemplate/index.js';
 import { defineFunc, goError } from './define.js';
-import { quoteGo } from './gofmt.js';
 import type { ResolvedOptions } from './options.js';
 import { parseInt64, wrapInt64 } from './strconv.js';
 
@@ -716,10 +715,10 @@ export function parseTime(layout: string, value: string, local: Location): GoTim
   const fail = (layoutElem: string, valueElem: string, message: string): never => {
     if (message === '') {
       throw new TimeParseError(
-        `parsing time ${quoteGo(avalue)} as ${quoteGo(alayout)}: cannot parse ${quoteGo(valueElem)} as ${quoteGo(layoutElem)}`,
+        `parsing time ${quote(avalue)} as ${quote(alayout)}: cannot parse ${quote(valueElem)} as ${quote(layoutElem)}`,
       );
     }
-    throw new TimeParseError(`parsing time ${quoteGo(avalue)}${message}`);
+    throw new TimeParseError(`parsing time ${quote(avalue)}${message}`);
   };
   let year = 0;
   let month = -1;
@@ -743,7 +742,7 @@ export function parseTime(layout: string, value: string, local: Location): GoTim
       fail(ch.prefix, value, '');
     }
     if (ch.std === Std.None) {
-      if (value.length !== 0) fail('', value, `: extra text: ${quoteGo(value)}`);
+      if (value.length !== 0) fail('', value, `: extra text: ${quote(value)}`);
       break;
     }
     layout = ch.suffix;
@@ -978,7 +977,7 @@ const UNITS: Record<string, bigint> = {
 export function parseDuration(orig: string): bigint {
   let s = orig;
   let neg = false;
-  const invalid = () => goError(`time: invalid duration ${quoteGo(orig)}`);
+  const invalid = () => goError(`time: invalid duration ${quote(orig)}`);
   if (s !== '' && (s[0] === '-' || s[0] === '+')) {
     neg = s[0] === '-';
     s = s.slice(1);
@@ -1016,11 +1015,11 @@ export function parseDuration(orig: string): bigint {
     if (!pre && !post) throw invalid();
     let i = 0;
     while (i < s.length && !(s[i] === '.' || (s[i] >= '0' && s[i] <= '9'))) i++;
-    if (i === 0) throw goError(`time: missing unit in duration ${quoteGo(orig)}`);
+    if (i === 0) throw goError(`time: missing unit in duration ${quote(orig)}`);
     const u = s.slice(0, i);
     s = s.slice(i);
     const unit = UNITS[u];
-    if (unit === undefined) throw goError(`time: unknown unit ${quoteGo(u)} in duration ${quoteGo(orig)}`);
+    if (unit === undefined) throw goError(`time: unknown unit ${quote(u)} in duration ${quote(orig)}`);
     if (v > LIMIT / unit) throw invalid();
     v *= unit;
     if (f > 0n) {

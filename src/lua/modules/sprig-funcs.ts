@@ -2,7 +2,7 @@
 // Go: projectsveltos/lua-utils glua-sprig/sprig.go. The Lua module (sprig.ts) has already read the arguments the
 // way lua-utils does (CheckString, int(CheckNumber), tables as JSON); this file turns them into the Go values each
 // GoFunc declares (`int` → GoInt, `interface {}` → Go's value of a gopher-lua number, …), calls the Sprig
-// implementation and hands its result back as plain data (strings, numbers, booleans, arrays, objects, raw bytes).
+// implementation and hands its result back as plain data (toPlainJSON; raw bytes stay bytes).
 //
 // lua-utils does not call Sprig verbatim for every name; the adapters below reproduce what it does instead:
 // the regex functions are Sprig's must* variants (a bad pattern is `nil, err`), b64dec/b32dec report decoding errors
@@ -18,12 +18,10 @@ import {
 import {
   formatValue,
   GO_TYPE,
-  GoFloat32,
   GoFuncError,
   GoInt,
-  GoStruct,
   isGoMap,
-  isGoStringer,
+  toPlainJSON,
   utf8Len,
   withGoType,
   type FuncMap,
@@ -143,29 +141,9 @@ function toGoMap(o: object): GoMap {
   return m;
 }
 
-/** fromGo turns a Sprig result into data the Lua module can push (integers as numbers, raw bytes kept). */
+/** fromGo turns a Sprig result into data the Lua module can push: raw bytes stay bytes, the rest plain JSON data. */
 function fromGo(v: GoValue): unknown {
-  if (v === null || v === undefined) return null;
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-    case 'number':
-      return v;
-    case 'bigint':
-      return Number(v);
-    case 'function':
-      return null;
-  }
-  if (v instanceof Uint8Array) return v;
-  if (v instanceof GoInt) return Number(v.value);
-  if (v instanceof GoFloat32) return v.value;
-  if (Array.isArray(v)) return v.map(fromGo);
-  if (isGoStringer(v)) return v.goString();
-  if (v instanceof GoStruct) return fromGo({ ...v.fields });
-  if (!isGoMap(v)) return null; // a function value has no Lua form
-  const out: Record<string, unknown> = {};
-  for (const [k, e] of Object.entries(v as GoMap)) out[k] = fromGo(e);
-  return out;
+  return v instanceof Uint8Array ? v : (toPlainJSON(v) ?? null);
 }
 
 // mustRegex: lua-utils' regex functions compile the pattern and return its error (Sprig's must* variants).

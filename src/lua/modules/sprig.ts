@@ -310,6 +310,6 @@ function toLuaJson(v: unknown): JsonValue {
   if (v instanceof Map) return Object.fromEntries([...v].map(([k, e]) => [String(k), toLuaJson(e)]));
   if (Array.isArray(v)) return v.map(toLuaJson);
   if (typeof v === 'object') return Object.fromEntries(Object.entries(v as object).map(([k, e]) => [k, toLuaJson(e)]));
-  if (typeof v === 'bigint') return Number(v);
+  // A bigint is an int64 beyond 2^53 (Lua 5.4 integers hold it exactly; gopher-lua would round it to a float).
   return v as JsonValue;
 }
