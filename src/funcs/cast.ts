@@ -1,8 +1,17 @@
 // cast.ts: spf13/cast v1.7 conversions as Sprig uses them (errors swallowed into zero values), plus Sprig's
 // strval/strslice. Go: github.com/spf13/cast caste.go, sprig strings.go.
-import { formatValue, GoFloat32, GoInt, isGoStringer, withGoType, type GoValue } from '../gotemplate/index.js';
+import {
+  formatValue,
+  GoFloat32,
+  GoInt,
+  isGoStringer,
+  parseFloat64,
+  parseInt64,
+  withGoType,
+  type GoValue,
+} from '../gotemplate/index.js';
 import { goTypeTag, isList, listItems } from './reflect.js';
-import { parseFloat64, parseInt64, truncToInt64 } from './strconv.js';
+import { truncToInt64 } from './strconv.js';
 
 const utf8 = new TextDecoder('utf-8');
 

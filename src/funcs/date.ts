@@ -1,9 +1,9 @@
 // date.ts: Go's time.Time, layouts, parsing, durations and zones as far as Sprig's date functions need them,
 // with the clock and the meaning of time.Local injected. Go: time/format.go, time/time.go; sprig date.go.
-import { GoInt, quote, type GoFunc, type GoValue } from '../gotemplate/index.js';
+import { GoInt, parseInt64, quote, type GoFunc, type GoValue } from '../gotemplate/index.js';
 import { defineFunc, goError } from './define.js';
 import type { ResolvedOptions } from './options.js';
-import { parseInt64, wrapInt64 } from './strconv.js';
+import { wrapInt64 } from './strconv.js';
 
 /** ZoneInfo is what a location says about one instant: its abbreviation and offset east of UTC in seconds. */
 export interface ZoneInfo {

@@ -4,7 +4,7 @@
 import { GoFloat32, GoInt, GoStruct, isGoFunc, isGoStringer, type GoMap, type GoValue } from './value.js';
 import { GoComplex } from './reflect.js';
 import { TemplateError } from './errors.js';
-import { parseDecimalInt64 } from './strconv.js';
+import { parseInt64 } from './strconv.js';
 
 /** NumberMode is how JSON numbers become Go values: all float64, or int64 when the literal is an integer. */
 export type NumberMode = 'float64' | 'int64';
@@ -102,8 +102,8 @@ class JSONParser {
     this.i = re.lastIndex;
     const text = m[0];
     if (mode === 'int64' && m[1] === undefined && m[2] === undefined) {
-      const n = parseDecimalInt64(text);
-      if (n !== null) return n;
+      const n = parseInt64(text, 10);
+      if (n.ok) return n.value;
     }
     return Number(text);
   }
