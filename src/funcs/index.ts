@@ -4,4 +4,4 @@ export type { FuncOptions, Clock, RandomSource, HostResolver } from './options.j
 export { base64Decode, base32Decode } from './encoding.js';
 export { toYamlSigs, toYamlV3, parseYamlSigs, YAMLError } from './yaml.js';
 export { renderClusterTemplate, type ClusterTemplateData } from './cluster-template.js';
-export { renderCaseLine, renderCase, formatCaseResult, rawTopLevelField, type CaseResult, type CaseRunOptions, type OracleCase } from './oracle-case.js';
+export { renderCaseLine, renderCase, formatCaseResult, type CaseResult, type CaseRunOptions, type OracleCase } from './oracle-case.js';

@@ -19,5 +19,5 @@ export {
 } from './strconv.js';
 export { goTypeOf, kindOf, GoComplex, type Kind } from './reflect.js';
 export { isTrue, truth, compare, htmlEscapeString, jsEscapeString, urlQueryEscape } from './funcs.js';
-export { decodeJSON, toPlainJSON, type DecodeOptions, type NumberMode, type NumberModes } from './json.js';
+export { decodeJSON, rawTopLevelField, toPlainJSON, type DecodeOptions, type NumberMode, type NumberModes } from './json.js';
 export { compareStrings, utf8Len } from './utf8.js';

@@ -189,6 +189,54 @@ class JSONParser {
 }
 
 /**
+ * rawTopLevelField returns the exact JSON text of a top-level member of an object, so data numbers reach decodeJSON
+ * as written (JSON.parse would already have rounded 9007199254740993 and turned 1.0 into 1).
+ */
+export function rawTopLevelField(text: string, key: string): string | undefined {
+  let i = 0;
+  let depth = 0;
+  const skipString = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+  };
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i;
+      skipString();
+      let j = i;
+      while (' \t\r\n'.includes(text[j] ?? '')) j++;
+      if (depth === 1 && text[j] === ':' && JSON.parse(text.slice(start, i)) === key) {
+        i = j + 1;
+        while (' \t\r\n'.includes(text[i] ?? '')) i++;
+        const vstart = i;
+        let d = 0;
+        while (i < text.length) {
+          const ch = text[i];
+          if (ch === '"') {
+            skipString();
+            continue;
+          }
+          if (ch === '{' || ch === '[') d++;
+          else if (ch === '}' || ch === ']') {
+            if (d === 0) break;
+            d--;
+          } else if (ch === ',' && d === 0) break;
+          i++;
+        }
+        return text.slice(vstart, i).trim();
+      }
+      continue;
+    }
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    i++;
+  }
+  return undefined;
+}
+
+/**
  * toPlainJSON converts a Go value into plain JavaScript data: int64/int values become numbers when they are safe
  * integers and stay bigint otherwise (no silent precision loss), []byte becomes base64 text as encoding/json writes
  * it, structs become objects, Stringers their String() text, and functions are dropped (undefined).
