@@ -199,18 +199,12 @@ export function crdDescriptor(crd: KubeObject): ResourceDescriptor {
     crd: String(crd.metadata?.name ?? ''),
     hooks: {
       decode(obj) {
-        // Go: structural pruning in the CR decoder — unknown fields are dropped unless preserved.
+        // Go: the CR decoder — defaults of the request version, then structural pruning of unknown fields.
         const version = String(obj.apiVersion ?? '').split('/').pop() ?? storage;
         const schema = schemaOf(version);
         if (!schema) return obj;
-        return compileSchema(schema).prune(obj).object as KubeObject;
-      },
-      default(obj) {
-        const schema = schemaOf(storage);
-        if (!schema) return;
-        const withDefaults = compileSchema(schema).applyDefaults(obj) as KubeObject;
-        for (const k of Object.keys(obj)) delete obj[k];
-        Object.assign(obj, withDefaults);
+        const compiled = compileSchema(schema);
+        return compiled.prune(compiled.applyDefaults(obj)).object as KubeObject;
       },
       fields(obj) {
         const out: Record<string, string> = {};
