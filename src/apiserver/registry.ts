@@ -28,7 +28,7 @@ import {
   forbidden,
   GoRepr,
   invalid,
-  methodNotSupported,
+  methodNotAllowed,
   notFound,
   OPTIMISTIC_LOCK_MESSAGE,
   resourceExpired,
@@ -236,6 +236,10 @@ export interface WriteResult {
 /** create handles POST on a collection; it takes ownership of body. Go: genericregistry.Store.Create + handlers.createHandler */
 export function create(scope: Scope, body: unknown, o: WriteOptions): WriteResult {
   const obj = decodeObject(scope, body, o, undefined, { owned: true });
+  if (scope.desc.hooks.review) {
+    if (scope.desc.namespaced) ensureNamespace(scope, obj.metadata!);
+    return { obj: outputObject(scope, scope.desc.hooks.review(obj, hookContext(scope, o))) };
+  }
   return createObject(scope, obj, o, { trackFields: true });
 }
 
@@ -908,9 +912,9 @@ export function deleteCollection(scope: Scope, lo: ListOptions, opts: DeleteOpti
   return out;
 }
 
-/** unsupportedVerb is the 405 a descriptor without the verb answers. */
+/** checkVerb answers 405 for a verb the resource does not serve (kube registers no route for it). */
 export function checkVerb(desc: ResourceDescriptor, verb: string): void {
-  if (!desc.verbs.includes(verb)) throw methodNotSupported(groupResource(desc), verb);
+  if (!desc.verbs.includes(verb)) throw methodNotAllowed();
 }
 
 /** mutate applies fn to a copy of the current object and writes it as an update (for in-process controllers).

@@ -64,6 +64,8 @@ export interface KindHooks {
   allocate?(obj: KubeObject, old: KubeObject | undefined, ctx: HookContext): () => void;
   /** release frees what obj holds (on delete, or on a failed/rolled-back write). */
   release?(obj: KubeObject, ctx: HookContext): void;
+  /** review makes a create-only kind answer with a computed status instead of storing anything (access reviews). */
+  review?(obj: KubeObject, ctx: HookContext): KubeObject;
   /** validateDelete may refuse a deletion (Namespace: the system namespaces); throws a StatusError. */
   validateDelete?(obj: KubeObject, ctx: HookContext): void;
   /** beginDelete adjusts the object when its deletion starts (Namespace phase Terminating, CRD cleanup finalizer). */

@@ -224,16 +224,6 @@ export function badRequest(message: string): StatusError {
   return new StatusError(status(400, 'BadRequest', message));
 }
 
-/** methodNotSupported: `<action> is not supported on resources of kind "x"` (405). Go: errors.NewMethodNotSupported */
-export function methodNotSupported(gr: GroupResource, action: string): StatusError {
-  return new StatusError(
-    status(405, 'MethodNotAllowed', `${action} is not supported on resources of kind ${goQuote(grString(gr))}`, {
-      group: gr.group,
-      kind: gr.resource,
-    }),
-  );
-}
-
 /** methodNotAllowed is the router's 405 for an HTTP method a path does not serve. */
 export function methodNotAllowed(): StatusError {
   return new StatusError(status(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}));
