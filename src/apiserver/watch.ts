@@ -99,6 +99,8 @@ export class WatchHub {
     }
     const set = this.subscribers.get(ev.storage);
     if (set) for (const s of set) s.onEvent(ev);
+    // Renderings are shared by this fan-out only; a later replay renders again rather than the window keeping them.
+    ev.cache = undefined;
     for (const l of this.listeners) l(ev);
   }
 
