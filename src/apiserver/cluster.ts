@@ -164,11 +164,6 @@ export class Cluster {
     this.allocators.set(name, a);
   }
 
-  /** hasAllocator tells whether a named allocator exists. */
-  hasAllocator(name: string): boolean {
-    return this.allocators.has(name);
-  }
-
   /** onWrite registers a listener run synchronously on every change in memory (and on its undo after a failed
    * commit), before the change is committed; the CRD registry uses it so a new resource is served at once. */
   onWrite(fn: (storage: string, cur: Stored | undefined, prev: Stored | undefined) => void): void {
@@ -299,14 +294,5 @@ export class Cluster {
       },
     );
     return rv;
-  }
-
-  /** dropTable removes every object of a storage table at once (a CRD's last instances are gone). */
-  dropTable(storage: string): void {
-    const t = this.tables.get(storage);
-    if (!t) return;
-    for (const [key, s] of t.objects) this.index(storage, key, s.obj.metadata, false);
-    this.tables.delete(storage);
-    this.ctx.store.write({ op: 'deleteResource', cluster: this.name, resource: storage, rv: this.ctx.currentRv() });
   }
 }

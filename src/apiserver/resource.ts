@@ -122,12 +122,6 @@ export function gvString(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }
 
-/** parseApiVersion splits "apps/v1" into group and version ("v1" → core). */
-export function parseApiVersion(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
-}
-
 /** ALL_VERBS are the verbs of an ordinary resource. */
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
