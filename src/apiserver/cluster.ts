@@ -138,6 +138,8 @@ export class Cluster {
   private readonly uidIndex = new Map<string, { storage: string; key: string }>();
   private readonly ownerIndex = new Map<string, Set<string>>();
   private readonly allocators = new Map<string, RangeAllocator>();
+  /** Changes made in memory whose commit is still pending, in resourceVersion order. */
+  private readonly uncommitted = new Set<ChangeEvent>();
   private readonly writeListeners: ((storage: string, cur: Stored | undefined, prev: Stored | undefined) => void)[] = [];
 
   constructor(
@@ -184,6 +186,15 @@ export class Cluster {
   /** get reads one object. */
   get(storage: string, namespace: string | undefined, name: string): Stored | undefined {
     return this.tables.get(storage)?.objects.get(objectKey(namespace, name));
+  }
+
+  /** changesSince lists the changes of one table after rv — committed ones from the watch window, then pending ones —
+   * or undefined when rv is older than the window. */
+  changesSince(storage: string, rv: number): ChangeEvent[] | undefined {
+    const committed = this.hub.since(storage, rv);
+    if (!committed) return undefined;
+    for (const ev of this.uncommitted) if (ev.storage === storage && ev.rv > rv) committed.push(ev);
+    return committed;
   }
 
   /** byUid finds an object by metadata.uid. */
@@ -252,11 +263,16 @@ export class Cluster {
     this.setEntry(storage, key, prev, next);
     this.notify(storage, next, prev);
     const ev: ChangeEvent = { type: prev ? 'MODIFIED' : 'ADDED', rv, storage, cur: next, prev };
+    this.uncommitted.add(ev);
     this.ctx.store.write(
       { op: 'put', cluster: this.name, resource: storage, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name!, rv, data: json },
       {
-        committed: () => this.hub.publish(ev),
+        committed: () => {
+          this.uncommitted.delete(ev);
+          this.hub.publish(ev);
+        },
         failed: () => {
+          this.uncommitted.delete(ev);
           if (t.objects.get(key) === next) {
             this.setEntry(storage, key, next, prev);
             this.notify(storage, prev, next);
@@ -278,14 +294,17 @@ export class Cluster {
     this.setEntry(storage, key, prev, undefined);
     this.notify(storage, undefined, prev);
     const ev: ChangeEvent = { type: 'DELETED', rv, storage, prev };
+    this.uncommitted.add(ev);
     this.ctx.store.write(
       { op: 'delete', cluster: this.name, resource: storage, namespace: namespace ?? '', name, rv },
       {
         committed: () => {
+          this.uncommitted.delete(ev);
           this.hub.publish(ev);
           opts.onCommit?.();
         },
         failed: () => {
+          this.uncommitted.delete(ev);
           if (!t.objects.has(key)) {
             this.setEntry(storage, key, undefined, prev);
             this.notify(storage, prev, undefined);

@@ -832,16 +832,15 @@ export function list(scope: Scope, o: ListOptions): ListResult {
   let keys = table.sortedKeys();
   let view = (k: string): Stored | undefined => table.objects.get(k);
   if (snapshotRv < current) {
-    const later = cluster.hub.since(desc.storage, snapshotRv);
+    const later = cluster.changesSince(desc.storage, snapshotRv);
     if (!later) throw resourceExpired(o.continue ? EXPIRED_CONTINUE : `too old resource version: ${snapshotRv} (${cluster.hub.floor})`);
-    // Uncommitted writes are newer than anything a client has seen: undo them too.
+    // The first change of each key after snapshotRv tells its state at snapshotRv.
     const undone = new Map<string, Stored | undefined>();
     for (const ev of later) {
       const s = ev.prev ?? ev.cur!;
       const k = objectKey(s.obj.metadata.namespace, s.obj.metadata.name!);
       if (!undone.has(k)) undone.set(k, ev.type === 'ADDED' ? undefined : ev.prev);
     }
-    for (const [k, s] of table.objects) if (s.rv > snapshotRv && !undone.has(k)) undone.set(k, undefined);
     if (undone.size > 0) {
       const all = new Set(keys);
       for (const k of undone.keys()) all.add(k);
