@@ -173,8 +173,14 @@ function validateAll(scope: Scope, obj: KubeObject, old: KubeObject | undefined,
     if (desc.hooks.validateUpdate) errs.push(...desc.hooks.validateUpdate(obj, old, ctx));
   } else if (desc.hooks.validate) errs.push(...desc.hooks.validate(obj, ctx));
   if (!desc.builtin) {
-    const schema = desc.schema(desc.storageVersion);
-    if (schema) errs.push(...compileSchema(schema).validate(desc.fromStorage(obj, desc.storageVersion), old));
+    // Go: apiextensions-apiserver customResourceStrategy.Validate — a custom resource is validated against the schema of
+    // the version it was written in (the request's), not the storage version's; with conversion None both shapes can
+    // be stored (src/api/README.md relies on that for v1alpha1 string selectors).
+    const version = scope.version;
+    const schema = desc.schema(version);
+    if (schema) {
+      errs.push(...compileSchema(schema).validate(desc.fromStorage(obj, version), old && desc.fromStorage(old, version)));
+    }
   }
   if (old) errs.push(...validateObjectMetaUpdate(obj.metadata!, old.metadata!));
   else errs.push(...validateObjectMeta(obj.metadata!, desc.namespaced, desc.nameRule));
