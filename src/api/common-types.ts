@@ -98,8 +98,12 @@ export const resourceSelectorSchema = (variant: ResourceSelectorVariant = 'curre
     selector: opt(labelSelectorSchema({ description: 'Selector is a label selector ANDed with labelFilters.' })),
     version: str({ description: 'Version of the resource deployed in the Cluster.' }),
   });
-/** ResourceSelector selects resources of one GVK in a cluster (labels, name, namespace, Lua/CEL filters). */
-export type ResourceSelector = Static<ReturnType<typeof resourceSelectorSchema>>;
+/**
+ * ResourceSelector selects resources of one GVK in a cluster (labels, name, namespace, Lua/CEL filters): the current
+ * shape. (Static of the builder would make the legacy-only `script` a required key, because the builder's return
+ * type merges both variants.)
+ */
+export type ResourceSelector = Omit<Static<ReturnType<typeof resourceSelectorSchema>>, 'script'>;
 
 /** ObjectMeta is the part of metav1.ObjectMeta Ripple reads; the API server owns the rest. */
 export interface ObjectMeta {

@@ -7,10 +7,15 @@ export {
   type IssueCode,
 } from './issues.js';
 export {
+  CompiledLabelSelector,
+  compileLabelSelector,
   formatLabelSelector,
+  labelFiltersAsSelector,
   matchesLabelSelector,
   parseLabelSelector,
+  validateLabelFilters,
   validateLabelSelector,
+  type LabelRequirement,
   type LabelSelector,
   type LabelSelectorOperator,
   type LabelSelectorRequirement,

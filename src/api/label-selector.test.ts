@@ -1,9 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import {
+  compileLabelSelector,
   formatLabelSelector,
+  labelFiltersAsSelector,
   matchesLabelSelector,
   parseLabelSelector,
+  validateLabelFilters,
   validateLabelSelector,
   type LabelSelector,
 } from './label-selector.js';
@@ -118,4 +121,76 @@ test('formatLabelSelector round-trips through parseLabelSelector', () => {
   }
   assert.equal(formatLabelSelector({}), '<none>');
   assert.equal(formatLabelSelector(undefined), '<none>');
+});
+
+test('compileLabelSelector: one compiled selector, many label sets, the same answers as matchesLabelSelector', () => {
+  const selector = parsed('env in (prod,staging),tier!=db,!deprecated,app');
+  const compiled = compileLabelSelector(selector);
+  const sets: Record<string, string>[] = [
+    { env: 'prod', app: 'web' },
+    { env: 'staging', app: 'web', tier: 'db' },
+    { env: 'dev', app: 'web' },
+    { env: 'prod', app: 'web', deprecated: 'yes' },
+    { env: 'prod' },
+    {},
+  ];
+  assert.deepEqual(sets.map((l) => compiled.matches(l)), [true, false, false, false, false, false]);
+  assert.deepEqual(sets.map((l) => matchesLabelSelector(selector, l)), [true, false, false, false, false, false]);
+  assert.deepEqual(compiled.requirements?.map((r) => `${r.key} ${r.operator} ${r.values.join('|')}`), [
+    'app Exists ',
+    'deprecated DoesNotExist ',
+    'env In prod|staging',
+    'tier NotIn db',
+  ]);
+  assert.equal(compileLabelSelector(undefined).requirements, null, 'nil selects nothing');
+  assert.equal(compileLabelSelector({}, { empty: 'nothing' }).matches({ a: 'b' }), false);
+  assert.equal(compileLabelSelector({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }).matches({ a: 'b' }), false);
+});
+
+test('compiled selectors on unvalidated labels: null counts as absent, other values by their text', () => {
+  const c = compileLabelSelector({ matchLabels: { version: '2' }, matchExpressions: [{ key: 'gone', operator: 'DoesNotExist' }] });
+  assert.equal(c.matches({ version: 2, gone: null } as unknown as Record<string, string>), true);
+  assert.equal(c.matches(null), false);
+  assert.equal(compileLabelSelector({}).matches(undefined), true, 'an empty selector matches an object without labels');
+});
+
+test('labelFiltersAsSelector: Sveltos labelFilters as the equivalent selector', () => {
+  const filters = [
+    { key: 'sveltos', operation: 'Equal' as const, value: 'fv' },
+    { key: 'tier', operation: 'Different' as const, value: 'db' },
+    { key: 'app', operation: 'Has' as const },
+    { key: 'old', operation: 'DoesNotHave' as const },
+  ];
+  const sel = labelFiltersAsSelector(filters);
+  assert.equal(formatLabelSelector(sel), 'app,!old,sveltos in (fv),tier notin (db)');
+  const c = compileLabelSelector(sel);
+  assert.equal(c.matches({ sveltos: 'fv', app: 'a' }), true, 'Different also holds when the label is absent');
+  assert.equal(c.matches({ sveltos: 'fv', app: 'a', tier: 'db' }), false);
+  assert.equal(c.matches({ sveltos: 'prod', app: 'a' }), false);
+  assert.deepEqual(labelFiltersAsSelector([]), {});
+  assert.equal(compileLabelSelector(labelFiltersAsSelector([{ key: 'a', operation: 'Like' as 'Equal' }])).matches({ a: 'b' }), false, 'unknown operation selects nothing');
+});
+
+test('validateLabelFilters: what labels.Parse would reject', () => {
+  const issues = validateLabelFilters(
+    [
+      { key: 'ok', operation: 'Equal', value: 'fine' },
+      { key: 'bad key!', operation: 'Has' },
+      { key: 'a', operation: 'Different', value: 'not ok!' },
+      { key: 'a', operation: 'Like' },
+      { operation: 'Has' },
+    ],
+    'spec.labelFilters',
+  );
+  assert.deepEqual(
+    issues.map((i) => [i.path, i.code]),
+    [
+      ['spec.labelFilters[1].key', 'invalidSelector'],
+      ['spec.labelFilters[2].value', 'invalidSelector'],
+      ['spec.labelFilters[3].operation', 'invalidSelector'],
+      ['spec.labelFilters[4].key', 'invalidSelector'],
+    ],
+  );
+  assert.match(issues[0].message, /^Invalid value: "bad key!": name part must consist of alphanumeric characters/);
+  assert.deepEqual(validateLabelFilters(undefined, 'x'), []);
 });

@@ -1,8 +1,10 @@
 // Kubernetes label selectors: parsing the string form (`env=fv`, `tier notin (a,b)`, `!k`), validating the object
-// form (matchLabels + matchExpressions) and matching labels, with apimachinery's grammar, rules and error texts.
+// form (matchLabels + matchExpressions), matching labels (compileLabelSelector: the one implementation of label
+// semantics; Sveltos labelFilters are turned into selectors), with apimachinery's grammar, rules and error texts.
 // Go: k8s.io/apimachinery/pkg/labels/selector.go (Lexer, Parser, Requirement.Matches),
 //     k8s.io/apimachinery/pkg/apis/meta/v1/helpers.go (ParseToLabelSelector, LabelSelectorAsSelector),
 //     k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go (ValidateLabelSelector).
+import type { LabelFilter } from './common-types.js';
 import { childPath, indexPath, quoteValue, type Issue } from './issues.js';
 import { isQualifiedName, isValidLabelValue } from './name-validation.js';
 
@@ -407,12 +409,96 @@ export interface MatchOptions {
   empty?: 'everything' | 'nothing';
 }
 
+/** LabelRequirement is one requirement of a compiled selector: the key, the operator and (In/NotIn) its values. */
+export interface LabelRequirement {
+  readonly key: string;
+  readonly operator: LabelSelectorOperator;
+  readonly values: readonly string[];
+}
+
 /**
- * matchesLabelSelector reports whether labels satisfy a selector with Kubernetes semantics: every matchLabels pair
- * equal, `In` (key present, value listed), `NotIn` (key absent or value not listed), `Exists`, `DoesNotExist`.
- * A missing selector (null/undefined) matches nothing (LabelSelectorAsSelector(nil) = Nothing); an empty one
- * matches everything unless `options.empty` is `'nothing'`. An invalid selector (unknown operator, In without
- * values) matches nothing — validate selectors first to report why.
+ * CompiledLabelSelector is a selector prepared once for matching many label sets (the one implementation of
+ * Kubernetes label-matching semantics in Ripple). Go: selector.go internalSelector
+ */
+export class CompiledLabelSelector {
+  /** requirements are ANDed; null means the selector selects nothing. */
+  constructor(readonly requirements: readonly LabelRequirement[] | null) {}
+
+  /**
+   * matches reports whether labels satisfy every requirement: `In` (key present, value listed), `NotIn` (key absent
+   * or value not listed), `Exists`, `DoesNotExist`. A null or undefined label value counts as absent; other
+   * non-string values (possible only in unvalidated YAML) compare by their text.
+   * Go: selector.go Requirement.Matches
+   */
+  matches(labels: Readonly<Record<string, unknown>> | null | undefined): boolean {
+    const reqs = this.requirements;
+    if (reqs === null) return false;
+    for (let i = 0; i < reqs.length; i++) {
+      const r = reqs[i];
+      const v = labels !== null && labels !== undefined && Object.hasOwn(labels, r.key) ? labels[r.key] : undefined;
+      const has = v !== undefined && v !== null;
+      switch (r.operator) {
+        case 'In':
+          if (!has || !r.values.includes(typeof v === 'string' ? v : String(v))) return false;
+          break;
+        case 'NotIn':
+          if (has && r.values.includes(typeof v === 'string' ? v : String(v))) return false;
+          break;
+        case 'Exists':
+          if (!has) return false;
+          break;
+        case 'DoesNotExist':
+          if (has) return false;
+          break;
+      }
+    }
+    return true;
+  }
+}
+
+const SELECTS_NOTHING = new CompiledLabelSelector(null);
+const SELECTS_EVERYTHING = new CompiledLabelSelector([]);
+
+/**
+ * compileLabelSelector prepares a selector for matching with Kubernetes semantics. A missing selector (null or
+ * undefined) selects nothing (LabelSelectorAsSelector(nil) = Nothing); an empty one everything unless
+ * `options.empty` is `'nothing'`. An invalid selector (unknown operator, In/NotIn without values, Exists/DoesNotExist
+ * with values) selects nothing — validate selectors first to report why. Keys and values are not syntax-checked here.
+ * Go: helpers.go LabelSelectorAsSelector
+ */
+export function compileLabelSelector(selector: LabelSelector | null | undefined, options: MatchOptions = {}): CompiledLabelSelector {
+  if (selector === null || selector === undefined) return SELECTS_NOTHING;
+  const reqs: LabelRequirement[] = [];
+  const matchLabels = selector.matchLabels;
+  if (matchLabels) {
+    for (const key in matchLabels) {
+      if (Object.hasOwn(matchLabels, key)) reqs.push({ key, operator: 'In', values: [String(matchLabels[key])] });
+    }
+  }
+  for (const e of selector.matchExpressions ?? []) {
+    const values = e.values ?? [];
+    switch (e.operator) {
+      case 'In':
+      case 'NotIn':
+        if (values.length === 0) return SELECTS_NOTHING;
+        break;
+      case 'Exists':
+      case 'DoesNotExist':
+        if (values.length > 0) return SELECTS_NOTHING;
+        break;
+      default:
+        return SELECTS_NOTHING;
+    }
+    reqs.push({ key: e.key, operator: e.operator, values });
+  }
+  if (reqs.length === 0) return (options.empty ?? 'everything') === 'everything' ? SELECTS_EVERYTHING : SELECTS_NOTHING;
+  return new CompiledLabelSelector(reqs);
+}
+
+/**
+ * matchesLabelSelector reports whether labels satisfy a selector with Kubernetes semantics (see
+ * compileLabelSelector for missing, empty and invalid selectors). To match one selector against many label sets,
+ * compile it once with compileLabelSelector.
  * Go: helpers.go LabelSelectorAsSelector, selector.go Requirement.Matches
  */
 export function matchesLabelSelector(
@@ -420,34 +506,71 @@ export function matchesLabelSelector(
   labels: Readonly<Record<string, string>> | null | undefined,
   options: MatchOptions = {},
 ): boolean {
-  if (selector === null || selector === undefined) return false;
-  const matchLabels = selector.matchLabels ?? {};
-  const exprs = selector.matchExpressions ?? [];
-  if (Object.keys(matchLabels).length === 0 && exprs.length === 0) return (options.empty ?? 'everything') === 'everything';
-  const l = labels ?? {};
-  const has = (k: string) => Object.prototype.hasOwnProperty.call(l, k);
-  for (const [k, v] of Object.entries(matchLabels)) if (!has(k) || l[k] !== v) return false;
-  for (const e of exprs) {
-    const values = e.values ?? [];
-    switch (e.operator) {
-      case 'In':
-        if (values.length === 0 || !has(e.key) || !values.includes(l[e.key])) return false;
+  return compileLabelSelector(selector, options).matches(labels);
+}
+
+/**
+ * labelFiltersAsSelector turns Sveltos labelFilters (ANDed) into the equivalent LabelSelector: Equal → `k=v` (In),
+ * Different → `k!=v` (NotIn: also true when k is absent), Has → Exists, DoesNotHave → DoesNotExist. A filter with
+ * an unknown operation yields an invalid expression, so the selector selects nothing.
+ * Go: sveltos-agent pkg/evaluation (labelFilter → labels.Parse string), sveltoscluster-manager calculateLabelSelector
+ */
+export function labelFiltersAsSelector(filters: readonly LabelFilter[] | null | undefined): LabelSelector {
+  const matchExpressions: LabelSelectorRequirement[] = [];
+  for (const f of filters ?? []) {
+    const value = f.value ?? '';
+    switch (f.operation) {
+      case 'Equal':
+        matchExpressions.push({ key: f.key, operator: 'In', values: [value] });
         break;
-      case 'NotIn':
-        if (values.length === 0) return false;
-        if (has(e.key) && values.includes(l[e.key])) return false;
+      case 'Different':
+        matchExpressions.push({ key: f.key, operator: 'NotIn', values: [value] });
         break;
-      case 'Exists':
-        if (values.length > 0 || !has(e.key)) return false;
+      case 'Has':
+        matchExpressions.push({ key: f.key, operator: 'Exists' });
         break;
-      case 'DoesNotExist':
-        if (values.length > 0 || has(e.key)) return false;
+      case 'DoesNotHave':
+        matchExpressions.push({ key: f.key, operator: 'DoesNotExist' });
         break;
       default:
-        return false;
+        matchExpressions.push({ key: f.key, operator: String(f.operation) as LabelSelectorOperator });
     }
   }
-  return true;
+  return matchExpressions.length > 0 ? { matchExpressions } : {};
+}
+
+/**
+ * validateLabelFilters reports labelFilters entries that labels.Parse would reject (a key that is not a qualified
+ * name, an Equal/Different value that is not a label value, an unknown operation), code `invalidSelector`.
+ * validate() does not call it: Sveltos' API server admits such filters and the agent fails on them at run time;
+ * the matcher reports them instead.
+ */
+export function validateLabelFilters(filters: unknown, path: string): Issue[] {
+  const issues: Issue[] = [];
+  if (!Array.isArray(filters)) return issues;
+  filters.forEach((raw, i) => {
+    const p = indexPath(path, i);
+    const f = (raw !== null && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    const bad = (field: string, message: string) => issues.push({ path: childPath(p, field), code: 'invalidSelector', message });
+    if (typeof f.key !== 'string') return bad('key', 'Required value');
+    const keyErrs = isQualifiedName(f.key);
+    if (keyErrs.length > 0) return bad('key', `Invalid value: ${quoteValue(f.key)}: ${keyErrs.join('; ')}`);
+    switch (f.operation) {
+      case 'Equal':
+      case 'Different': {
+        const value = typeof f.value === 'string' ? f.value : '';
+        const valueErrs = isValidLabelValue(value);
+        if (valueErrs.length > 0) bad('value', `Invalid value: ${quoteValue(value)}: ${valueErrs.join('; ')}`);
+        return;
+      }
+      case 'Has':
+      case 'DoesNotHave':
+        return;
+      default:
+        bad('operation', `Unsupported value: ${quoteValue(f.operation)}: supported values: "Equal", "Different", "Has", "DoesNotHave"`);
+    }
+  });
+  return issues;
 }
 
 /**

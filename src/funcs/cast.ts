@@ -1,9 +1,17 @@
 // cast.ts: spf13/cast v1.7 conversions as Sprig uses them (errors swallowed into zero values), plus Sprig's
 // strval/strslice. Go: github.com/spf13/cast caste.go, sprig strings.go.
-import { GoFloat32, GoInt, isGoStringer, withGoType, type GoValue } from '../gotemplate/index.js';
-import { sprintValue } from './gofmt.js';
+import {
+  formatValue,
+  GoFloat32,
+  GoInt,
+  isGoStringer,
+  parseFloat64,
+  parseInt64,
+  withGoType,
+  type GoValue,
+} from '../gotemplate/index.js';
 import { goTypeTag, isList, listItems } from './reflect.js';
-import { parseFloat64, parseInt64, truncToInt64 } from './strconv.js';
+import { truncToInt64 } from './strconv.js';
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -75,7 +83,7 @@ export function strval(v: GoValue): string {
   if (typeof v === 'string') return v;
   if (v instanceof Uint8Array) return bytesToString(v);
   if (isGoStringer(v)) return v.goString();
-  return sprintValue(v);
+  return formatValue(v);
 }
 
 /** strslice is Sprig's strslice: any slice to []string (nil elements dropped), nil to [], a scalar to [strval]. */

@@ -1,10 +1,18 @@
 // collections.ts: Sprig's list, dict, default and reflection functions (list.go, dict.go, defaults.go,
 // reflect.go). The non-must list functions panic with the must variant's error, which text/template reports as
 // "error calling NAME: …"; both are thrown as GoFuncError here.
-import { GoStruct, isGoMap, withGoType, type GoFunc, type GoMap, type GoValue } from '../gotemplate/index.js';
+import {
+  compareStrings,
+  GoStruct,
+  goTypeOf,
+  isGoMap,
+  withGoType,
+  type GoFunc,
+  type GoMap,
+  type GoValue,
+} from '../gotemplate/index.js';
 import { strslice, strval, toInt } from './cast.js';
 import { defineFunc, goError, NIL_DEREFERENCE } from './define.js';
-import { compareGoStrings, typeOf } from './gofmt.js';
 import { deepEqual, empty, goTypeTag, intValue, isList, kindOf, listItems, stringSlice } from './reflect.js';
 
 /** newGoMap returns an empty map[string]interface{} with no prototype, so any key (even `__proto__`) is data. */
@@ -89,7 +97,7 @@ function dig(ps: GoValue[]): GoValue {
   let dict = assertMap(ps[ps.length - 1]);
   const def = ps[ps.length - 2];
   const keys = ps.slice(0, -2).map((k) => {
-    if (typeof k !== 'string') throw goError(`interface conversion: interface {} is ${typeOf(k)}, not string`);
+    if (typeof k !== 'string') throw goError(`interface conversion: interface {} is ${goTypeOf(k)}, not string`);
     return k;
   });
   for (let i = 0; ; i++) {
@@ -101,7 +109,7 @@ function dig(ps: GoValue[]): GoValue {
 }
 
 function assertMap(v: GoValue): GoMap {
-  const t = typeOf(v);
+  const t = goTypeOf(v);
   if (t !== 'map[string]interface {}') {
     throw goError(`interface conversion: interface {} is ${t === '<nil>' ? 'nil' : t}, not map[string]interface {}`);
   }
@@ -161,10 +169,10 @@ export function collectionFuncs(): GoFunc[] {
     }),
 
     // Reflection. Go: reflect.go
-    defineFunc('typeOf', '(interface {}) string', typeOf),
-    defineFunc('typeIs', '(string, interface {}) bool', (t: string, v: GoValue) => t === typeOf(v)),
+    defineFunc('typeOf', '(interface {}) string', goTypeOf),
+    defineFunc('typeIs', '(string, interface {}) bool', (t: string, v: GoValue) => t === goTypeOf(v)),
     defineFunc('typeIsLike', '(string, interface {}) bool', (t: string, v: GoValue) => {
-      const vt = typeOf(v);
+      const vt = goTypeOf(v);
       return t === vt || '*' + t === vt;
     }),
     defineFunc('kindOf', '(interface {}) string', kindOf),
@@ -229,7 +237,7 @@ export function collectionFuncs(): GoFunc[] {
     ...listPair('chunk', 'mustChunk', '(int, interface {})', '[][]interface {}', (n: GoValue, l: GoValue) => chunk(intValue(n), l)),
     defineFunc('sortAlpha', '(interface {}) []string', (l: GoValue) => {
       if (!isList(l)) return stringSlice([strval(l)]);
-      return stringSlice([...strslice(l)].sort(compareGoStrings));
+      return stringSlice([...strslice(l)].sort(compareStrings));
     }),
 
     // Dicts. Go: dict.go
@@ -256,10 +264,10 @@ export function collectionFuncs(): GoFunc[] {
     ),
     // Go iterates maps in random order; Ripple returns keys (and values) in sorted key order.
     defineFunc('keys', '(...map[string]interface {}) []string', (...ds: GoMap[]) =>
-      stringSlice(ds.flatMap((d) => (d === null ? [] : Object.keys(d).sort(compareGoStrings)))),
+      stringSlice(ds.flatMap((d) => (d === null ? [] : Object.keys(d).sort(compareStrings)))),
     ),
     defineFunc('values', '(map[string]interface {}) []interface {}', (d: GoMap) =>
-      d === null ? [] : Object.keys(d).sort(compareGoStrings).map((k) => d[k]),
+      d === null ? [] : Object.keys(d).sort(compareStrings).map((k) => d[k]),
     ),
     defineFunc('pick', '(map[string]interface {}, ...string) map[string]interface {}', (d: GoMap, ...keys: string[]) => {
       const r = newGoMap();

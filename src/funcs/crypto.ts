@@ -3,9 +3,8 @@
 // node:crypto's generator, so keys and certificates are pinned by shape, not value.
 import bcryptjs from 'bcryptjs';
 import { createCipheriv, createDecipheriv, createHash, createHmac, generateKeyPairSync, scryptSync } from 'node:crypto';
-import { GoInt, GoStruct, type GoFunc, type GoValue } from '../gotemplate/index.js';
+import { formatValue, GoInt, GoStruct, type GoFunc, type GoValue } from '../gotemplate/index.js';
 import { defineFunc, goError } from './define.js';
-import { sprintValue } from './gofmt.js';
 import { randomBytes, type ResolvedOptions } from './options.js';
 import { intValue } from './reflect.js';
 import { base64Decode } from './encoding.js';
@@ -188,7 +187,7 @@ export function parseIP(s: string): Uint8Array | undefined {
 
 function ipList(ips: GoValue[] | null): Uint8Array[] {
   return (ips ?? []).map((ip) => {
-    if (typeof ip !== 'string') throw goError(`error parsing ip: ${sprintValue(ip)} is not a string`);
+    if (typeof ip !== 'string') throw goError(`error parsing ip: ${formatValue(ip)} is not a string`);
     const b = parseIP(ip);
     if (!b) throw goError(`error parsing ip: ${ip}`);
     return b;
@@ -197,7 +196,7 @@ function ipList(ips: GoValue[] | null): Uint8Array[] {
 
 function dnsList(names: GoValue[] | null): string[] {
   return (names ?? []).map((n) => {
-    if (typeof n !== 'string') throw goError(`error processing alternate dns name: ${sprintValue(n)} is not a string`);
+    if (typeof n !== 'string') throw goError(`error processing alternate dns name: ${formatValue(n)} is not a string`);
     return n;
   });
 }

@@ -1,10 +1,9 @@
 // date.ts: Go's time.Time, layouts, parsing, durations and zones as far as Sprig's date functions need them,
 // with the clock and the meaning of time.Local injected. Go: time/format.go, time/time.go; sprig date.go.
-import { GoInt, type GoFunc, type GoValue } from '../gotemplate/index.js';
+import { GoInt, parseInt64, quote, type GoFunc, type GoValue } from '../gotemplate/index.js';
 import { defineFunc, goError } from './define.js';
-import { quoteGo } from './gofmt.js';
 import type { ResolvedOptions } from './options.js';
-import { parseInt64, wrapInt64 } from './strconv.js';
+import { wrapInt64 } from './strconv.js';
 
 /** ZoneInfo is what a location says about one instant: its abbreviation and offset east of UTC in seconds. */
 export interface ZoneInfo {
@@ -203,28 +202,45 @@ export class GoTime {
     return '"' + formatTime(this, '2006-01-02T15:04:05.999999999Z07:00') + '"';
   }
 
-  /** goMethod exposes Go's argument-free time.Time methods (`now.Unix`, `(toDate …).Year`). */
+  goFieldNames(): readonly string[] {
+    return TIME_FIELDS;
+  }
+
+  /**
+   * goMethod exposes time.Time's methods to templates: Year, Month, Day, Hour, Minute, Second, Nanosecond, YearDay,
+   * Weekday, Unix, UnixMilli, UnixMicro, UnixNano, UTC, IsZero, String, and with arguments Format, AddDate, Before,
+   * After, Equal, Compare. Go: time/time.go, time/format.go
+   */
   goMethod(name: string): GoValue | undefined {
-    const c = civil(this);
     switch (name) {
       case 'Unix':
         return BigInt(this.sec);
       case 'UnixNano':
         return wrapInt64(this.nanos());
+      case 'UnixMicro':
+        return this.nanos() / 1000n - (this.nanos() % 1000n < 0n ? 1n : 0n);
       case 'UnixMilli':
         return BigInt(Math.floor(this.sec * 1000 + this.nsec / 1e6));
       case 'Year':
-        return new GoInt('int', BigInt(c.year));
+        return new GoInt('int', BigInt(civil(this).year));
+      case 'Month': {
+        const m = civil(this).month;
+        return new TimeEnum('time.Month', m, LONG_MONTHS[m - 1]);
+      }
+      case 'Weekday': {
+        const d = civil(this).weekday;
+        return new TimeEnum('time.Weekday', d, LONG_DAYS[d]);
+      }
       case 'YearDay':
-        return new GoInt('int', BigInt(c.yday));
+        return new GoInt('int', BigInt(civil(this).yday));
       case 'Day':
-        return new GoInt('int', BigInt(c.day));
+        return new GoInt('int', BigInt(civil(this).day));
       case 'Hour':
-        return new GoInt('int', BigInt(c.hour));
+        return new GoInt('int', BigInt(civil(this).hour));
       case 'Minute':
-        return new GoInt('int', BigInt(c.min));
+        return new GoInt('int', BigInt(civil(this).min));
       case 'Second':
-        return new GoInt('int', BigInt(c.sec));
+        return new GoInt('int', BigInt(civil(this).sec));
       case 'Nanosecond':
         return new GoInt('int', BigInt(this.nsec));
       case 'UTC':
@@ -233,8 +249,64 @@ export class GoTime {
         return this.sec === ZERO_TIME_SEC && this.nsec === 0;
       case 'String':
         return this.goString();
+      case 'Format':
+        return defineFunc(name, '(string) string', (layout: string) => formatTime(this, layout));
+      case 'AddDate':
+        // Go: AddDate normalizes through Date, so Jan 31 + 1 month is March 2 or 3.
+        return defineFunc(name, '(int, int, int) time.Time', (y: GoInt, m: GoInt, d: GoInt) => {
+          const c = civil(this);
+          return dateIn(c.year + Number(y.value), c.month + Number(m.value), c.day + Number(d.value), c.hour, c.min, c.sec, this.nsec, this.loc);
+        });
+      case 'Before':
+        return defineFunc(name, '(time.Time) bool', (u: GoTime) => this.nanos() < u.nanos());
+      case 'After':
+        return defineFunc(name, '(time.Time) bool', (u: GoTime) => this.nanos() > u.nanos());
+      case 'Equal':
+        return defineFunc(name, '(time.Time) bool', (u: GoTime) => this.nanos() === u.nanos());
+      case 'Compare':
+        return defineFunc(name, '(time.Time) int', (u: GoTime) => {
+          const a = this.nanos();
+          const b = u.nanos();
+          return new GoInt('int', a < b ? -1n : a > b ? 1n : 0n);
+        });
     }
     return undefined;
+  }
+}
+
+/** TIME_FIELDS are time.Time's (unexported) struct fields, for Go's "unexported field" error. */
+const TIME_FIELDS: readonly string[] = ['wall', 'ext', 'loc'];
+
+/** TimeEnum is a time.Month or time.Weekday: an int that prints as its English name. */
+export class TimeEnum {
+  constructor(
+    readonly typeName: 'time.Month' | 'time.Weekday',
+    readonly value: number,
+    readonly name: string,
+  ) {}
+
+  goString(): string {
+    return this.name;
+  }
+
+  goTypeName(): string {
+    return this.typeName;
+  }
+
+  goKind(): string {
+    return 'int';
+  }
+
+  goUnderlying(): GoValue {
+    return new GoInt('int', BigInt(this.value));
+  }
+
+  goMarshalJSON(): string {
+    return String(this.value);
+  }
+
+  goEqual(o: unknown): boolean {
+    return o instanceof TimeEnum && o.typeName === this.typeName && o.value === this.value;
   }
 }
 
@@ -643,10 +715,10 @@ export function parseTime(layout: string, value: string, local: Location): GoTim
   const fail = (layoutElem: string, valueElem: string, message: string): never => {
     if (message === '') {
       throw new TimeParseError(
-        `parsing time ${quoteGo(avalue)} as ${quoteGo(alayout)}: cannot parse ${quoteGo(valueElem)} as ${quoteGo(layoutElem)}`,
+        `parsing time ${quote(avalue)} as ${quote(alayout)}: cannot parse ${quote(valueElem)} as ${quote(layoutElem)}`,
       );
     }
-    throw new TimeParseError(`parsing time ${quoteGo(avalue)}${message}`);
+    throw new TimeParseError(`parsing time ${quote(avalue)}${message}`);
   };
   let year = 0;
   let month = -1;
@@ -670,7 +742,7 @@ export function parseTime(layout: string, value: string, local: Location): GoTim
       fail(ch.prefix, value, '');
     }
     if (ch.std === Std.None) {
-      if (value.length !== 0) fail('', value, `: extra text: ${quoteGo(value)}`);
+      if (value.length !== 0) fail('', value, `: extra text: ${quote(value)}`);
       break;
     }
     layout = ch.suffix;
@@ -905,7 +977,7 @@ const UNITS: Record<string, bigint> = {
 export function parseDuration(orig: string): bigint {
   let s = orig;
   let neg = false;
-  const invalid = () => goError(`time: invalid duration ${quoteGo(orig)}`);
+  const invalid = () => goError(`time: invalid duration ${quote(orig)}`);
   if (s !== '' && (s[0] === '-' || s[0] === '+')) {
     neg = s[0] === '-';
     s = s.slice(1);
@@ -943,11 +1015,11 @@ export function parseDuration(orig: string): bigint {
     if (!pre && !post) throw invalid();
     let i = 0;
     while (i < s.length && !(s[i] === '.' || (s[i] >= '0' && s[i] <= '9'))) i++;
-    if (i === 0) throw goError(`time: missing unit in duration ${quoteGo(orig)}`);
+    if (i === 0) throw goError(`time: missing unit in duration ${quote(orig)}`);
     const u = s.slice(0, i);
     s = s.slice(i);
     const unit = UNITS[u];
-    if (unit === undefined) throw goError(`time: unknown unit ${quoteGo(u)} in duration ${quoteGo(orig)}`);
+    if (unit === undefined) throw goError(`time: unknown unit ${quote(u)} in duration ${quote(orig)}`);
     if (v > LIMIT / unit) throw invalid();
     v *= unit;
     if (f > 0n) {

@@ -2,18 +2,21 @@
 // MarshalIndent, Encoder without HTML escaping, and Unmarshal into interface{}, map[string]interface{} or
 // []interface{} with Go's syntax and type error texts. Go: encoding/json encode.go, scanner.go, decode.go.
 import {
+  compareStrings,
+  formatFloat,
   GoFloat32,
   GoInt,
   GoStruct,
+  goTypeOf,
   isGoFunc,
   isGoMap,
   isGoStringer,
+  quote,
   type GoFunc,
   type GoMap,
   type GoValue,
 } from '../gotemplate/index.js';
 import { defineFunc, goError } from './define.js';
-import { compareGoStrings, formatFloat, quoteGo, typeOf } from './gofmt.js';
 import { newGoMap } from './collections.js';
 
 /** JSONMarshaler is implemented by values with a Go MarshalJSON method (time.Time, *semver.Version). */
@@ -90,7 +93,7 @@ export function jsonString(s: string, escapeHTML: boolean): string {
 
 /** jsonFloat formats a float64 as Go's floatEncoder does (ES6-like cut-offs, Go exponent spelling). */
 export function jsonFloat(f: number, bits: 32 | 64 = 64): string {
-  if (!Number.isFinite(f)) throw new JSONError(`json: unsupported value: ${formatFloat(f, 'g')}`);
+  if (!Number.isFinite(f)) throw new JSONError(`json: unsupported value: ${formatFloat(f, 'g', -1, 64)}`);
   if (Object.is(f, -0)) return '-0';
   const abs = Math.abs(f);
   if (bits === 32) {
@@ -130,13 +133,13 @@ function encode(v: GoValue, opts: MarshalOptions, cur: string): string {
     case 'number':
       return jsonFloat(v);
     case 'function':
-      throw new JSONError(`json: unsupported type: ${typeOf(v)}`);
+      throw new JSONError(`json: unsupported type: ${goTypeOf(v)}`);
   }
   if (v instanceof GoInt) return v.value.toString();
   if (v instanceof GoFloat32) return jsonFloat(v.value, 32);
   if (v instanceof Uint8Array) return jsonString(Buffer.from(v).toString('base64'), false);
   if (isMarshaler(v)) return v.goMarshalJSON();
-  if (isGoFunc(v)) throw new JSONError(`json: unsupported type: ${typeOf(v)}`);
+  if (isGoFunc(v)) throw new JSONError(`json: unsupported type: ${goTypeOf(v)}`);
   const ind = opts.indent;
   const next = ind !== undefined ? cur + ind : cur;
   if (Array.isArray(v)) {
@@ -149,12 +152,12 @@ function encode(v: GoValue, opts: MarshalOptions, cur: string): string {
     entries = Object.entries(v.fields).filter(([k]) => /^\p{Lu}/u.test(k));
   } else if (isGoMap(v)) {
     entries = Object.keys(v)
-      .sort(compareGoStrings)
+      .sort(compareStrings)
       .map((k) => [k, (v as GoMap)[k]]);
   } else if (isGoStringer(v)) {
     return '{}'; // a struct without exported fields
   } else {
-    throw new JSONError(`json: unsupported type: ${typeOf(v)}`);
+    throw new JSONError(`json: unsupported type: ${goTypeOf(v)}`);
   }
   if (entries.length === 0) return '{}';
   const sep = ind !== undefined ? ': ' : ':';
@@ -169,7 +172,7 @@ function encode(v: GoValue, opts: MarshalOptions, cur: string): string {
 function quoteChar(ch: string): string {
   if (ch === "'") return "'\\''";
   if (ch === '"') return '\'"\'';
-  const q = quoteGo(ch);
+  const q = quote(ch);
   return "'" + q.slice(1, -1) + "'";
 }
 

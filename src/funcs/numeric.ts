@@ -2,12 +2,12 @@
 // functions go through cast.ToInt64 and wrap around like Go's int64; the *f functions go through
 // shopspring/decimal, so `addf 1.1 2.2` is 3.3 and not 3.3000000000000003.
 import type { GoFunc, GoValue } from '../gotemplate/index.js';
+import { atoi, parseInt64, sprint } from '../gotemplate/index.js';
 import { toFloat64, toInt, toInt64 } from './cast.js';
 import { defineFunc, goError } from './define.js';
-import { sprint } from './gofmt.js';
 import { randomInt, type ResolvedOptions } from './options.js';
 import { goInt, intSlice, intValue } from './reflect.js';
-import { atoi, parseInt64, wrapInt64 } from './strconv.js';
+import { wrapInt64 } from './strconv.js';
 
 /** Decimal is an arbitrary-precision decimal coef × 10^exp (the subset of shopspring/decimal Sprig uses). */
 export class Decimal {

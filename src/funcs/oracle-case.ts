@@ -1,7 +1,7 @@
 // oracle-case.ts: runs one case of the gotemplate oracle's JSON Lines format (see shared/oracles/README.md) through
 // our engine and function maps, and answers in the oracle's format. `ripple template --jsonl` and the golden tests
 // both go through renderCaseLine, so any case can be diffed against real Go.
-import { decodeJSON, isGoMap, Template, TemplateError, type GoValue, type NumberModes } from '../gotemplate/index.js';
+import { decodeJSON, isGoMap, rawTopLevelField, Template, TemplateError, type GoValue, type NumberModes } from '../gotemplate/index.js';
 import { funcMapByName, FUNC_MAP_NAMES, type FuncMapName } from './funcmap.js';
 import { jsonString, unmarshalJSON } from './json.js';
 import type { FuncOptions } from './options.js';
@@ -35,50 +35,6 @@ function goJSONKind(v: GoValue): string {
   return typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : 'number';
 }
 
-/** rawTopLevelField returns the exact JSON text of a top-level member of an object, so data numbers keep their spelling. */
-export function rawTopLevelField(text: string, key: string): string | undefined {
-  let i = 0;
-  let depth = 0;
-  const skipString = () => {
-    i++;
-    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
-  };
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '"') {
-      const start = i;
-      skipString();
-      let j = i;
-      while (' \t\r\n'.includes(text[j] ?? '')) j++;
-      if (depth === 1 && text[j] === ':' && JSON.parse(text.slice(start, i)) === key) {
-        i = j + 1;
-        while (' \t\r\n'.includes(text[i] ?? '')) i++;
-        const vstart = i;
-        let d = 0;
-        while (i < text.length) {
-          const ch = text[i];
-          if (ch === '"') {
-            skipString();
-            continue;
-          }
-          if (ch === '{' || ch === '[') d++;
-          else if (ch === '}' || ch === ']') {
-            if (d === 0) break;
-            d--;
-          } else if (ch === ',' && d === 0) break;
-          i++;
-        }
-        return text.slice(vstart, i).trim();
-      }
-      continue;
-    }
-    if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') depth--;
-    i++;
-  }
-  return undefined;
-}
 
 function parseNumbers(raw: GoValue): NumberModes {
   const check = (m: GoValue): 'float64' | 'int64' => {

@@ -5,6 +5,7 @@ import {
   GoFloat32,
   GoInt,
   GoStruct,
+  goTypeOf,
   isGoFunc,
   isGoMap,
   isGoStringer,
@@ -12,7 +13,6 @@ import {
   type GoMap,
   type GoValue,
 } from '../gotemplate/index.js';
-import { typeOf } from './gofmt.js';
 
 /** GoKindOf is implemented by Stringer-like values whose reflect.Kind is not `struct` (e.g. `ptr` for *semver.Version). */
 export interface GoKinded {
@@ -85,7 +85,7 @@ export function deepEqual(a: GoValue, b: GoValue): boolean {
   if (a === undefined) a = null;
   if (b === undefined) b = null;
   if (a === null || b === null) return a === b;
-  if (typeOf(a) !== typeOf(b)) return false;
+  if (goTypeOf(a) !== goTypeOf(b)) return false;
   switch (typeof a) {
     case 'string':
     case 'boolean':

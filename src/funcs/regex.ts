@@ -4,8 +4,8 @@
 // from Go's regexp.go on top of re2js' matcher.
 import { RE2JS } from 're2js';
 import type { GoFunc, GoValue } from '../gotemplate/index.js';
+import { quote } from '../gotemplate/index.js';
 import { defineFunc, goError } from './define.js';
-import { quoteGo } from './gofmt.js';
 import { intValue, stringSlice } from './reflect.js';
 import { isDigit, isLetter } from './unicode.js';
 
@@ -34,7 +34,7 @@ function mustCompile(expr: string): RE2JS {
   try {
     return compileRegexp(expr);
   } catch (e) {
-    const q = canBackquote(expr) ? '`' + expr + '`' : quoteGo(expr);
+    const q = canBackquote(expr) ? '`' + expr + '`' : quote(expr);
     throw goError(`regexp: Compile(${q}): ${(e as Error).message}`);
   }
 }

@@ -65,7 +65,13 @@ function parseU64(s: string): bigint {
   return v;
 }
 
-/** SemverVersion is *semver.Version: prints as its normalized String(), exposes Major/Minor/… like Go's methods. */
+/** SEMVER_FIELDS are semver.Version's (unexported) struct fields, for Go's "unexported field" error. */
+const SEMVER_FIELDS: readonly string[] = ['major', 'minor', 'patch', 'pre', 'metadata', 'original'];
+
+/**
+ * SemverVersion is *semver.Version (or, with byValue, the semver.Version a method such as IncMajor returns): prints
+ * as its normalized String(), exposes Go's methods to templates (`(semver "1.2.3").Major`) through goMethod.
+ */
 export class SemverVersion {
   constructor(
     readonly major: bigint,
@@ -74,6 +80,8 @@ export class SemverVersion {
     readonly pre: string,
     readonly metadata: string,
     readonly original: string,
+    /** byValue: a semver.Version value, whose method set lacks the pointer-receiver methods (Go: method sets). */
+    readonly byValue = false,
   ) {}
 
   goString(): string {
@@ -84,11 +92,11 @@ export class SemverVersion {
   }
 
   goTypeName(): string {
-    return '*semver.Version';
+    return this.byValue ? 'semver.Version' : '*semver.Version';
   }
 
   goKind(): string {
-    return 'ptr';
+    return this.byValue ? 'struct' : 'ptr';
   }
 
   goMarshalJSON(): string {
@@ -96,10 +104,19 @@ export class SemverVersion {
   }
 
   goEqual(o: unknown): boolean {
-    return o === this;
+    return this.byValue ? o instanceof SemverVersion && o.byValue && o.goString() === this.goString() && o.original === this.original : o === this;
   }
 
-  /** goMethod exposes Go's exported methods for `(semver "1.2.3").Major`-style calls. */
+  goFieldNames(): readonly string[] {
+    return SEMVER_FIELDS;
+  }
+
+  /**
+   * goMethod exposes semver.Version's exported methods: value receivers (Major, Minor, Patch, Prerelease, Metadata,
+   * String, IncPatch, IncMinor, IncMajor, SetPrerelease, SetMetadata) on both forms, pointer receivers (Original,
+   * LessThan, LessThanEqual, GreaterThan, GreaterThanEqual, Equal, Compare) on *semver.Version only.
+   * Go: Masterminds/semver v3.3.0 version.go
+   */
   goMethod(name: string): GoValue | undefined {
     switch (name) {
       case 'Major':
@@ -112,12 +129,53 @@ export class SemverVersion {
         return this.pre;
       case 'Metadata':
         return this.metadata;
-      case 'Original':
-        return this.original;
       case 'String':
         return this.goString();
+      case 'IncPatch':
+        // A prerelease is dropped without bumping the patch (it precedes the release).
+        return this.pre !== '' ? this.next(this.major, this.minor, this.patch) : this.next(this.major, this.minor, wrapU64(this.patch + 1n));
+      case 'IncMinor':
+        return this.next(this.major, wrapU64(this.minor + 1n), 0n);
+      case 'IncMajor':
+        return this.next(wrapU64(this.major + 1n), 0n, 0n);
+      case 'SetPrerelease':
+        return defineFunc('SetPrerelease', '(string) (semver.Version, error)', (pre: string) => {
+          if (pre !== '') validatePrerelease(pre);
+          return this.next(this.major, this.minor, this.patch, pre, this.metadata);
+        });
+      case 'SetMetadata':
+        return defineFunc('SetMetadata', '(string) (semver.Version, error)', (meta: string) => {
+          if (meta !== '') validateMetadata(meta);
+          return this.next(this.major, this.minor, this.patch, this.pre, meta);
+        });
+    }
+    if (this.byValue) return undefined;
+    const compareWith = (method: string, test: (d: number) => boolean) =>
+      defineFunc(method, '(*semver.Version) bool', (o: SemverVersion | null) => test(this.compare(nonNil(o))));
+    switch (name) {
+      case 'Original':
+        return this.original;
+      case 'LessThan':
+        return compareWith(name, (d) => d < 0);
+      case 'LessThanEqual':
+        return compareWith(name, (d) => d <= 0);
+      case 'GreaterThan':
+        return compareWith(name, (d) => d > 0);
+      case 'GreaterThanEqual':
+        return compareWith(name, (d) => d >= 0);
+      case 'Equal':
+        // Go: Equal compares pointers first, so a nil argument is false rather than a panic.
+        return defineFunc(name, '(*semver.Version) bool', (o: SemverVersion | null) => o === this || (o !== null && this.compare(o) === 0));
+      case 'Compare':
+        return defineFunc(name, '(*semver.Version) int', (o: SemverVersion | null) => new GoInt('int', BigInt(this.compare(nonNil(o)))));
     }
     return undefined;
+  }
+
+  // next is the semver.Version a method derives from this one; its original text keeps a "v" prefix.
+  private next(major: bigint, minor: bigint, patch: bigint, pre = '', metadata = ''): SemverVersion {
+    const text = `${major}.${minor}.${patch}${pre !== '' ? `-${pre}` : ''}${metadata !== '' ? `+${metadata}` : ''}`;
+    return new SemverVersion(major, minor, patch, pre, metadata, (this.original.startsWith('v') ? 'v' : '') + text, true);
   }
 
   compare(o: SemverVersion): number {
@@ -166,6 +224,19 @@ function validatePrerelease(p: string): void {
   }
 }
 
+function validateMetadata(m: string): void {
+  for (const part of m.split('.')) if (!ALLOWED.test(part)) throw goError('Invalid Metadata string');
+}
+
+// wrapU64 is uint64 arithmetic: v3.3.0's Inc* wrap around instead of panicking.
+const wrapU64 = (n: bigint) => BigInt.asUintN(64, n);
+
+// nonNil is Go dereferencing a *semver.Version argument: nil panics, which text/template reports as the call's error.
+function nonNil(o: SemverVersion | null): SemverVersion {
+  if (o === null) throw goError('runtime error: invalid memory address or nil pointer dereference');
+  return o;
+}
+
 /** newVersion is semver.NewVersion. */
 export function newVersion(v: string): SemverVersion {
   const m = submatches(re().version, v);
@@ -175,9 +246,7 @@ export function newVersion(v: string): SemverVersion {
   const minor = g[2] !== '' ? parseU64(g[2].slice(1)) : 0n;
   const patch = g[3] !== '' ? parseU64(g[3].slice(1)) : 0n;
   if (g[5] !== '') validatePrerelease(g[5]);
-  if (g[8] !== '') {
-    for (const part of g[8].split('.')) if (!ALLOWED.test(part)) throw goError('Invalid Metadata string');
-  }
+  if (g[8] !== '') validateMetadata(g[8]);
   return new SemverVersion(major, minor, patch, g[5], g[8], v);
 }
 

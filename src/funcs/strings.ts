@@ -1,9 +1,9 @@
 // strings.ts: Sprig's string functions (strings.go and the string entries of functions.go genericMap).
 // Go strings are bytes: trunc, substr, abbrev, wrap, initials and nospace work on UTF-8 bytes like Go does.
 import type { GoFunc, GoValue } from '../gotemplate/index.js';
+import { formatValue, quote } from '../gotemplate/index.js';
 import { strslice, strval } from './cast.js';
 import { defineFunc, goError } from './define.js';
-import { quoteGo, sprintValue } from './gofmt.js';
 import { randomInt, type ResolvedOptions } from './options.js';
 import { intValue, stringSlice, typedMap } from './reflect.js';
 import { isAscii, isDigit, isLetter, isSpace, mapRunes, toLower, toTitle, toUpper, utf8Bytes, utf8String } from './unicode.js';
@@ -254,19 +254,19 @@ export function stringFuncs(o: ResolvedOptions): GoFunc[] {
     defineFunc('quote', '(...interface {}) string', (...args: GoValue[]) =>
       args
         .filter((a) => a !== null && a !== undefined)
-        .map((a) => quoteGo(strval(a)))
+        .map((a) => quote(strval(a)))
         .join(' '),
     ),
     defineFunc('squote', '(...interface {}) string', (...args: GoValue[]) =>
       args
         .filter((a) => a !== null && a !== undefined)
-        .map((a) => `'${sprintValue(a)}'`)
+        .map((a) => `'${formatValue(a)}'`)
         .join(' '),
     ),
     defineFunc('cat', '(...interface {}) string', (...args: GoValue[]) =>
       args
         .filter((a) => a !== null && a !== undefined)
-        .map((a) => sprintValue(a))
+        .map((a) => formatValue(a))
         .join(' '),
     ),
     defineFunc('indent', '(int, string) string', (n: GoValue, s: string) => indent(intValue(n), s)),

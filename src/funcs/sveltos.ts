@@ -2,10 +2,9 @@
 // (lib/funcmap/funcmap.go), event-manager's map-based resource helpers (controllers/template_helper.go) and
 // addon-controller's identifier-based ones (controllers/template_instantiation.go), with apimachinery's
 // unstructured helpers re-implemented (SetNestedField's deep copy that panics on non-JSON values included).
-import { isGoMap, type GoFunc, type GoMap, type GoValue } from '../gotemplate/index.js';
+import { formatValue, goTypeOf, isGoMap, type GoFunc, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { newGoMap } from './collections.js';
 import { defineFunc, goError } from './define.js';
-import { sprintValue, typeOf } from './gofmt.js';
 import { JSONError, marshalJSON, unmarshalJSON } from './json.js';
 import { goTypeTag } from './reflect.js';
 import { parseTomlDoc, toToml, TOMLError } from './toml.js';
@@ -124,7 +123,7 @@ export function deepCopyJSONValue(x: GoValue): GoValue {
     for (const k of Object.keys(x)) c[k] = deepCopyJSONValue(x[k]);
     return c;
   }
-  throw goError(`cannot deep copy ${typeOf(x)}`);
+  throw goError(`cannot deep copy ${goTypeOf(x)}`);
 }
 
 const jsonPath = (fields: string[]) => '.' + fields.join('.');
@@ -137,7 +136,7 @@ function nestedFieldNoCopy(obj: GoMap, fields: string[]): { value: GoValue; foun
       return {
         value: null,
         found: false,
-        error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${sprintValue(val)} is of the type ${typeOf(val)}, expected map[string]interface{}`,
+        error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${formatValue(val)} is of the type ${goTypeOf(val)}, expected map[string]interface{}`,
       };
     }
     if (!Object.hasOwn(val, fields[i])) return { value: null, found: false };

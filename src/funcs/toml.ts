@@ -2,9 +2,19 @@
 // (maps, slices, scalars, time.Time); decoding uses smol-toml and converts to the Go values BurntSushi produces
 // (int64, float64, time.Time, []interface{}, map[string]interface{}). Go: BurntSushi/toml encode.go, meta.go.
 import { parse as parseToml, TomlDate, TomlError } from 'smol-toml';
-import { GoFloat32, GoInt, GoStruct, isGoMap, isGoStringer, withGoType, type GoMap, type GoValue } from '../gotemplate/index.js';
+import {
+  formatFloat,
+  GoFloat32,
+  GoInt,
+  GoStruct,
+  goTypeOf,
+  isGoMap,
+  isGoStringer,
+  withGoType,
+  type GoMap,
+  type GoValue,
+} from '../gotemplate/index.js';
 import { newGoMap } from './collections.js';
-import { formatFloat, typeOf } from './gofmt.js';
 import { dateIn, fixedZone, formatTime, GoTime, UTC, type Location } from './date.js';
 
 /** TOMLError carries BurntSushi's (or, for decoding, an equivalent) error text. */
@@ -108,7 +118,7 @@ class TomlEncoder {
     }
     if (v instanceof GoStruct || isGoMap(v)) return this.map([], v, true);
     if (isGoStringer(v)) return this.wf(quoteTomlString(v.goString())); // encoding.TextMarshaler
-    throw new TOMLError(`unexpected type: ${typeOf(v)}`);
+    throw new TOMLError(`unexpected type: ${goTypeOf(v)}`);
   }
 
   keyValue(key: string[], v: GoValue, inline: boolean): void {
@@ -172,7 +182,7 @@ class TomlEncoder {
 function tomlFloat(f: number): string {
   if (Number.isNaN(f)) return 'nan';
   if (!Number.isFinite(f)) return f < 0 ? '-inf' : '+inf';
-  const s = formatFloat(f, 'f');
+  const s = formatFloat(f, 'f', -1, 64);
   return s.includes('.') ? s : s + '.0';
 }
 

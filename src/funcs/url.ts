@@ -1,9 +1,9 @@
 // url.ts: Sprig's urlParse/urlJoin over a port of the parts of Go's net/url they use (Parse, URL.String,
 // Userinfo, escaping). Go: net/url/url.go.
 import type { GoFunc, GoMap, GoValue } from '../gotemplate/index.js';
+import { quote } from '../gotemplate/index.js';
 import { newGoMap } from './collections.js';
 import { defineFunc, goError, NIL_DEREFERENCE } from './define.js';
-import { quoteGo } from './gofmt.js';
 import { kindOf } from './reflect.js';
 import { utf8Bytes, utf8String } from './unicode.js';
 
@@ -73,16 +73,16 @@ function unescape(s: string, mode: Mode): string {
     const c = s[i];
     if (c === '%') {
       if (i + 2 >= s.length || !isHex(s[i + 1]) || !isHex(s[i + 2])) {
-        throw new URLError(`invalid URL escape ${quoteGo(s.slice(i, i + 3))}`);
+        throw new URLError(`invalid URL escape ${quote(s.slice(i, i + 3))}`);
       }
       if (mode === 'host' && parseInt(s[i + 1], 16) < 8 && s.slice(i, i + 3) !== '%25') {
-        throw new URLError(`invalid URL escape ${quoteGo(s.slice(i, i + 3))}`);
+        throw new URLError(`invalid URL escape ${quote(s.slice(i, i + 3))}`);
       }
       i += 3;
     } else {
       const code = c.charCodeAt(0);
       if ((mode === 'host' || mode === 'zone') && code < 0x80 && shouldEscape(code, mode)) {
-        throw new URLError(`invalid character ${quoteGo(c)} in host name`);
+        throw new URLError(`invalid character ${quote(c)} in host name`);
       }
       i++;
     }
@@ -124,7 +124,7 @@ function parseHost(host: string): string {
     const i = host.lastIndexOf(']');
     if (i < 0) throw new URLError("missing ']' in host");
     const colonPort = host.slice(i + 1);
-    if (!validOptionalPort(colonPort)) throw new URLError(`invalid port ${quoteGo(colonPort)} after host`);
+    if (!validOptionalPort(colonPort)) throw new URLError(`invalid port ${quote(colonPort)} after host`);
     const zone = host.slice(0, i).indexOf('%25');
     if (zone >= 0) {
       const host1 = unescape(host.slice(0, zone), 'host');
@@ -136,7 +136,7 @@ function parseHost(host: string): string {
     const i = host.lastIndexOf(':');
     if (i !== -1) {
       const colonPort = host.slice(i);
-      if (!validOptionalPort(colonPort)) throw new URLError(`invalid port ${quoteGo(colonPort)} after host`);
+      if (!validOptionalPort(colonPort)) throw new URLError(`invalid port ${quote(colonPort)} after host`);
     }
   }
   return unescape(host, 'host');
@@ -225,14 +225,14 @@ export function parseURL(raw: string): GoURL {
   try {
     url = parseNoFragment(u);
   } catch (e) {
-    if (e instanceof URLError) throw new URLError(`parse ${quoteGo(u)}: ${e.message}`);
+    if (e instanceof URLError) throw new URLError(`parse ${quote(u)}: ${e.message}`);
     throw e;
   }
   if (frag === '') return url;
   try {
     url.fragment = unescape(frag, 'fragment');
   } catch (e) {
-    if (e instanceof URLError) throw new URLError(`parse ${quoteGo(raw)}: ${e.message}`);
+    if (e instanceof URLError) throw new URLError(`parse ${quote(raw)}: ${e.message}`);
     throw e;
   }
   return url;

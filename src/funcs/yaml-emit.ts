@@ -5,9 +5,9 @@
 //   v3 — gopkg.in/yaml.v3 (event-manager copy/setField/removeField): 4-space indent, sequences indented, no
 //        folding, YAML 1.2 resolution but YAML 1.1 booleans still quoted.
 // Go: gopkg.in/yaml.v{2,3} emitterc.go, encode.go (stringv), resolve.go, sorter.go.
+import { parseFloat64, parseInt64 } from '../gotemplate/index.js';
 import { isLetter, isDigit } from './unicode.js';
 import { parseTime, UTC } from './date.js';
-import { parseFloat64, parseInt64 } from './strconv.js';
 
 /** YamlFlavor selects the go-yaml version whose output is reproduced. */
 export type YamlFlavor = 'v2' | 'v3';

@@ -4,9 +4,19 @@
 //   parseYamlSigs — sigs.k8s.io/yaml Unmarshal into interface{} (YAML 1.1 → JSON → encoding/json values).
 // Go: sigs.k8s.io/yaml yaml.go (Marshal, JSONToYAML, yamlToJSON), gopkg.in/yaml.v3 encode.go.
 import { parseAllDocuments, isMap, isSeq, isScalar, isAlias, type Node as YNode, type Document } from 'yaml';
-import { GoFloat32, GoInt, GoStruct, isGoFunc, isGoMap, isGoStringer, type GoMap, type GoValue } from '../gotemplate/index.js';
+import {
+  formatFloat,
+  GoFloat32,
+  GoInt,
+  GoStruct,
+  goTypeOf,
+  isGoFunc,
+  isGoMap,
+  isGoStringer,
+  type GoMap,
+  type GoValue,
+} from '../gotemplate/index.js';
 import { newGoMap } from './collections.js';
-import { formatFloat, typeOf } from './gofmt.js';
 import { JSONError, marshalJSON } from './json.js';
 import { GoTime, formatTime } from './date.js';
 import { compareYamlKeys, emitYaml, plainNode, resolvePlain, stringNode, type YamlNode } from './yaml-emit.js';
@@ -94,17 +104,17 @@ function rawToV2Node(v: RawJSON): YamlNode {
 }
 
 function yamlFloat(f: number, bits: 32 | 64 = 64): string {
-  const s = bits === 32 ? float32String(f) : formatFloat(f, 'g');
+  const s = bits === 32 ? float32String(f) : formatFloat(f, 'g', -1, 64);
   return s === '+Inf' ? '.inf' : s === '-Inf' ? '-.inf' : s === 'NaN' ? '.nan' : s;
 }
 
 function float32String(f: number): string {
-  if (!Number.isFinite(f) || f === 0) return formatFloat(f, 'g');
+  if (!Number.isFinite(f) || f === 0) return formatFloat(f, 'g', -1, 64);
   for (let p = 1; p <= 9; p++) {
     const s = f.toPrecision(p);
-    if (Math.fround(Number(s)) === f) return formatFloat(Number(s), 'g');
+    if (Math.fround(Number(s)) === f) return formatFloat(Number(s), 'g', -1, 64);
   }
-  return formatFloat(f, 'g');
+  return formatFloat(f, 'g', -1, 64);
 }
 
 /** toYamlSigs is sigs.k8s.io/yaml Marshal; it throws YAMLError with sigs' wrapping of the JSON error. */
@@ -134,7 +144,7 @@ function toV3Node(v: GoValue, seen: Set<object>): YamlNode {
     case 'number':
       return plainNode(yamlFloat(v));
     case 'function':
-      throw new YAMLError(`cannot marshal type: ${typeOf(v)}`);
+      throw new YAMLError(`cannot marshal type: ${goTypeOf(v)}`);
   }
   if (v instanceof GoInt) return plainNode(v.value.toString());
   if (v instanceof GoFloat32) return plainNode(yamlFloat(v.value, 32));
@@ -155,7 +165,7 @@ function toV3Node(v: GoValue, seen: Set<object>): YamlNode {
         .map(([k, e]) => [stringNode(k.toLowerCase(), 'v3'), toV3Node(e, seen)]),
     };
   }
-  if (isGoFunc(v)) throw new YAMLError(`cannot marshal type: ${typeOf(v)}`);
+  if (isGoFunc(v)) throw new YAMLError(`cannot marshal type: ${goTypeOf(v)}`);
   if (isGoStringer(v)) return stringNode(v.goString(), 'v3'); // encoding.TextMarshaler (e.g. *semver.Version)
   if (isGoMap(v)) {
     seen.add(v);
@@ -164,7 +174,7 @@ function toV3Node(v: GoValue, seen: Set<object>): YamlNode {
     seen.delete(v);
     return n;
   }
-  throw new YAMLError(`cannot marshal type: ${typeOf(v)}`);
+  throw new YAMLError(`cannot marshal type: ${goTypeOf(v)}`);
 }
 
 /** toYamlV3 is gopkg.in/yaml.v3 Marshal (4-space indent); it throws YAMLError where go-yaml fails. */
@@ -224,7 +234,7 @@ function convertNode(n: YNode | null | undefined, doc: Document.Parsed): GoValue
       return typeof v === 'string' ? v : v;
     }
     if (typeof v === 'number') {
-      if (!Number.isFinite(v)) throw new YAMLError(`error converting YAML to JSON: json: unsupported value: ${formatFloat(v, 'g')}`);
+      if (!Number.isFinite(v)) throw new YAMLError(`error converting YAML to JSON: json: unsupported value: ${formatFloat(v, 'g', -1, 64)}`);
       return v;
     }
     if (typeof v === 'bigint') return Number(v);
@@ -243,7 +253,7 @@ function scalarKey(key: YNode | null, doc: Document.Parsed): string {
   if (isScalar(key)) {
     const v = key.value;
     if (v === null) return 'null';
-    if (typeof v === 'number') return Number.isInteger(v) ? String(v) : formatFloat(v, 'g');
+    if (typeof v === 'number') return Number.isInteger(v) ? String(v) : formatFloat(v, 'g', -1, 64);
     if (typeof v === 'bigint') return v.toString();
     if (v instanceof Date) return key.source ?? v.toISOString();
     return String(v);

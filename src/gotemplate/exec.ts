@@ -516,7 +516,8 @@ export class State {
     const n = ident.length;
     for (let i = start; i < n - 1; i++) {
       const next = this.evalField(dot, ident[i], node, null, MISSING, receiver, boxed);
-      boxed = receiver as object; // the next receiver came out of this container (boxedness decided lazily)
+      // The next receiver came out of this container (boxedness decided lazily), or is a method's concrete result.
+      boxed = isGoStringer(receiver) && receiver.goMethod !== undefined ? false : (receiver as object);
       receiver = next;
     }
     // Now if it's a method, it gets the arguments.
@@ -551,7 +552,6 @@ export class State {
     receiver: GoValue,
     boxedIn: Boxed,
   ): GoValue {
-    void dot; // Go evaluates method arguments in dot; our values have no methods
     if (receiver === undefined) {
       if (this.tmpl.missingKey === MissingKeyAction.Error) {
         // Treat invalid value as missing map key.
@@ -564,7 +564,17 @@ export class State {
       this.errorf(`nil pointer evaluating interface {}.${fieldName}`);
     }
     const hasArgs = (args !== null && args.length > 1) || final !== MISSING;
-    // It's not a method (our values have none); must be a field of a struct or an element of a map.
+    if (typeof receiver === 'object' && isGoStringer(receiver) && receiver.goMethod !== undefined) {
+      // Unless it's an interface, need to get to a value of type *T to guarantee we see all methods of both T and *T.
+      // (Values with methods expose exactly the method set Go would find through goMethod.)
+      const method = receiver.goMethod(fieldName);
+      if (method !== undefined) return this.evalMethod(dot, method, node, fieldName, args, final);
+      // It's not a method; a struct with only unexported fields has no field to give either.
+      if (receiver.goFieldNames?.().includes(fieldName)) {
+        this.errorf(`${fieldName} is an unexported field of struct type ${isBoxed(boxedIn) ? 'interface {}' : goTypeOf(receiver)}`);
+      }
+    }
+    // It's not a method; must be a field of a struct or an element of a map.
     if (typeof receiver === 'object') {
       const proto = Object.getPrototypeOf(receiver);
       if (proto === Object.prototype || proto === null) {
@@ -602,6 +612,17 @@ export class State {
       }
     }
     this.errorf(`can't evaluate field ${fieldName} in type ${isBoxed(boxedIn) ? 'interface {}' : goTypeOf(receiver)}`);
+  }
+
+  /**
+   * evalMethod calls the method a value's goMethod hook returned: a GoFunc is called like any function (Go's evalCall
+   * on the method value); any other value is the result of a niladic method, which takes no arguments.
+   */
+  evalMethod(dot: GoValue, method: GoValue, node: Node, name: string, args: readonly Node[] | null, final: Final): GoValue {
+    if (isGoFunc(method)) return this.evalCall(dot, method, false, node, name, args, final);
+    const numIn = (args !== null ? args.length - 1 : 0) + (final !== MISSING ? 1 : 0);
+    if (numIn !== 0) this.errorf(`wrong number of args for ${name}: want 0 got ${numIn}`);
+    return method;
   }
 
   /**

@@ -635,6 +635,12 @@ class Printer {
       return;
     }
     if (isGoStringer(value)) {
+      // A named basic type (time.Month) prints its underlying value for the verbs String() does not serve (%d).
+      const underlying = value.goUnderlying?.();
+      if (underlying !== undefined) {
+        this.printValue(underlying, verb, depth);
+        return;
+      }
       // A value with String() reached with a verb String() does not serve: print what we know.
       this.badVerb(verb, value, true);
       return;

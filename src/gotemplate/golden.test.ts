@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import {
   decodeJSON,
+  rawTopLevelField,
   GoFuncError,
   GoInt,
   sprintf,
@@ -104,54 +105,12 @@ function funcsFor(c: Case): FuncMap {
   throw new Error(`case ${c.id}: golden cases use "funcs": "none" or "sprig" (got ${String(c.funcs)})`);
 }
 
-/**
- * rawField returns the exact JSON text of a top-level field of a one-line JSON object, so data numbers reach our
- * decoder as written (JSON.parse would already have rounded 9007199254740993 and turned 1.0 into 1).
- */
-function rawField(line: string, key: string): string | undefined {
-  let depth = 0;
-  let i = 0;
-  const skipString = (): void => {
-    i++;
-    while (line[i] !== '"') i += line[i] === '\\' ? 2 : 1;
-    i++;
-  };
-  while (i < line.length) {
-    const c = line[i];
-    if (c === '"') {
-      const start = i;
-      skipString();
-      if (depth === 1 && line.slice(start, i) === JSON.stringify(key) && line[i] === ':') {
-        const vstart = ++i;
-        let d = 0;
-        for (; i < line.length; ) {
-          const ch = line[i];
-          if (ch === '"') skipString();
-          else {
-            if (ch === '{' || ch === '[') d++;
-            else if (ch === '}' || ch === ']') {
-              if (d === 0) break;
-              d--;
-            } else if (ch === ',' && d === 0) break;
-            i++;
-          }
-        }
-        return line.slice(vstart, i);
-      }
-      continue;
-    }
-    if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') depth--;
-    i++;
-  }
-  return undefined;
-}
 
 /** render runs one case through our engine, shaped like the oracle's answer. */
 function render(c: Case): Result {
   let data: GoValue;
   try {
-    const raw = c.raw !== undefined ? rawField(c.raw, 'data') : undefined;
+    const raw = c.raw !== undefined ? rawTopLevelField(c.raw, 'data') : undefined;
     data = raw === undefined ? null : decodeJSON(raw, { numbers: c.numbers ?? 'float64' });
   } catch (e) {
     return { id: c.id, error: (e as Error).message, stage: 'input' };

@@ -4,8 +4,20 @@ export { Template, parseCached, CACHE_LIMIT, type TemplateOptions, type Escape }
 export { TemplateError, type TemplateErrorCode } from './errors.js';
 export type { MissingKey } from './option.js';
 export { sprint, sprintArgs, sprintf, sprintfArgs, sprintln, sprintlnArgs, formatValue } from './fmt.js';
-export { formatFloat, quote, quoteRune, quoteToASCII, unquote, type FloatFormat } from './strconv.js';
+export {
+  atoi,
+  formatFloat,
+  parseFloat64,
+  parseInt64,
+  parseUint64,
+  quote,
+  quoteRune,
+  quoteToASCII,
+  unquote,
+  type FloatFormat,
+  type NumResult,
+} from './strconv.js';
 export { goTypeOf, kindOf, GoComplex, type Kind } from './reflect.js';
 export { isTrue, truth, compare, htmlEscapeString, jsEscapeString, urlQueryEscape } from './funcs.js';
-export { decodeJSON, toPlainJSON, type DecodeOptions, type NumberMode, type NumberModes } from './json.js';
+export { decodeJSON, rawTopLevelField, toPlainJSON, type DecodeOptions, type NumberMode, type NumberModes } from './json.js';
 export { compareStrings, utf8Len } from './utf8.js';

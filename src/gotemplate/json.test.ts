@@ -1,7 +1,7 @@
 // json.test.ts: decodeJSON's number modes and errors, and toPlainJSON's conversions back to plain data.
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { decodeJSON, GoFloat32, GoInt, GoStruct, TemplateError, toPlainJSON, withGoType } from './index.js';
+import { decodeJSON, GoFloat32, GoInt, GoStruct, rawTopLevelField, TemplateError, toPlainJSON, withGoType } from './index.js';
 
 test('float64 mode decodes every number as a float64', () => {
   assert.deepEqual(decodeJSON('{"a":1,"b":[2.5,-0],"c":null}'), { a: 1, b: [2.5, -0], c: null });
@@ -45,4 +45,12 @@ test('toPlainJSON converts Go values back to plain data', () => {
   };
   assert.deepEqual(toPlainJSON(v), { i: 5, huge: 2n ** 60n, n: 3, f32: 1.5, b: 'aGkh', s: { A: 1, B: null }, l: ['a'], when: 'then' });
   assert.equal(toPlainJSON(undefined), null);
+});
+
+test('rawTopLevelField: the exact text of a top-level member, nested keys and strings skipped', () => {
+  const line = '{"id": "x", "inner": {"data": 1}, "s": "\\"data\\": 2", "data" : {"n": 9007199254740993, "f": 1.0}, "z": [1]}';
+  assert.equal(rawTopLevelField(line, 'data'), '{"n": 9007199254740993, "f": 1.0}');
+  assert.equal(rawTopLevelField(line, 'z'), '[1]');
+  assert.equal(rawTopLevelField(line, 'missing'), undefined);
+  assert.deepEqual(decodeJSON(rawTopLevelField(line, 'data')!, { numbers: 'int64' }), { n: 9007199254740993n, f: 1 });
 });

@@ -4,7 +4,7 @@
 import { GoFloat32, GoInt, GoStruct, isGoFunc, isGoStringer, type GoMap, type GoValue } from './value.js';
 import { GoComplex } from './reflect.js';
 import { TemplateError } from './errors.js';
-import { parseDecimalInt64 } from './strconv.js';
+import { parseInt64 } from './strconv.js';
 
 /** NumberMode is how JSON numbers become Go values: all float64, or int64 when the literal is an integer. */
 export type NumberMode = 'float64' | 'int64';
@@ -102,8 +102,8 @@ class JSONParser {
     this.i = re.lastIndex;
     const text = m[0];
     if (mode === 'int64' && m[1] === undefined && m[2] === undefined) {
-      const n = parseDecimalInt64(text);
-      if (n !== null) return n;
+      const n = parseInt64(text, 10);
+      if (n.ok) return n.value;
     }
     return Number(text);
   }
@@ -186,6 +186,54 @@ class JSONParser {
       }
     }
   }
+}
+
+/**
+ * rawTopLevelField returns the exact JSON text of a top-level member of an object, so data numbers reach decodeJSON
+ * as written (JSON.parse would already have rounded 9007199254740993 and turned 1.0 into 1).
+ */
+export function rawTopLevelField(text: string, key: string): string | undefined {
+  let i = 0;
+  let depth = 0;
+  const skipString = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+  };
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i;
+      skipString();
+      let j = i;
+      while (' \t\r\n'.includes(text[j] ?? '')) j++;
+      if (depth === 1 && text[j] === ':' && JSON.parse(text.slice(start, i)) === key) {
+        i = j + 1;
+        while (' \t\r\n'.includes(text[i] ?? '')) i++;
+        const vstart = i;
+        let d = 0;
+        while (i < text.length) {
+          const ch = text[i];
+          if (ch === '"') {
+            skipString();
+            continue;
+          }
+          if (ch === '{' || ch === '[') d++;
+          else if (ch === '}' || ch === ']') {
+            if (d === 0) break;
+            d--;
+          } else if (ch === ',' && d === 0) break;
+          i++;
+        }
+        return text.slice(vstart, i).trim();
+      }
+      continue;
+    }
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    i++;
+  }
+  return undefined;
 }
 
 /**

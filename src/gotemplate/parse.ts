@@ -31,7 +31,7 @@ import {
   type Node,
   type TreeRef,
 } from './node.js';
-import { parseFloatGo, parseIntBase0, parseUintBase0, unquote, unquoteChar, UnquoteError, quote } from './strconv.js';
+import { parseFloat64, parseInt64, parseUint64, unquote, unquoteChar, UnquoteError, quote } from './strconv.js';
 import { utf8Len } from './utf8.js';
 
 /** ParseError is a parse failure with Go's exact message (`template: NAME:LINE: …`). */
@@ -746,8 +746,8 @@ export class Tree implements TreeRef {
     if (typ === ItemType.Complex) {
       // fmt.Sscan of a complex: real part, signed imaginary part ending in i.
       const m = /^([+-]?[^+-]+(?:[eEpP][+-][0-9_]+)?)([+-].+)i$/.exec(text);
-      const re = m ? parseFloatGo(m[1]) : null;
-      const im = m ? parseFloatGo(m[2]) : null;
+      const re = m ? floatOrNull(m[1]) : null;
+      const im = m ? floatOrNull(m[2]) : null;
       if (re === null || im === null) this.errorf(`expected integer`);
       n.isComplex = true;
       n.complexRe = re;
@@ -757,7 +757,7 @@ export class Tree implements TreeRef {
     }
     // Imaginary constants can only be complex unless they are zero.
     if (text.length > 0 && text[text.length - 1] === 'i') {
-      const f = parseFloatGo(text.slice(0, -1));
+      const f = floatOrNull(text.slice(0, -1));
       if (f !== null) {
         n.isComplex = true;
         n.complexRe = 0;
@@ -767,12 +767,14 @@ export class Tree implements TreeRef {
       }
     }
     // Do integer test first so we get 0x123 etc.
-    const u = parseUintBase0(text); // will fail for -0; fixed below.
+    const ur = parseUint64(text, 0); // will fail for -0; fixed below.
+    const u = ur.ok ? ur.value : null;
     if (u !== null) {
       n.isUint = true;
       n.uint64 = u;
     }
-    const i = parseIntBase0(text);
+    const ir = parseInt64(text, 0);
+    const i = ir.ok ? ir.value : null;
     if (i !== null) {
       n.isInt = true;
       n.int64 = i;
@@ -789,7 +791,7 @@ export class Tree implements TreeRef {
       n.isFloat = true;
       n.float64 = Number(n.uint64);
     } else {
-      const f = parseFloatGo(text);
+      const f = floatOrNull(text);
       if (f !== null) {
         // If we parsed it as a float but it looks like an integer, it's a huge number too large to fit in an int.
         // Reject it.
@@ -861,4 +863,10 @@ export function errorContext(n: { tr: TreeRef; pos: number; toString(): string }
   let lineNum = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineNum++;
   return [`${n.tr.parseName}:${lineNum}:${byteNum}`, n.toString()];
+}
+
+// floatOrNull is strconv.ParseFloat(s, 64) where only success matters (err == nil), as the parser's number tests use it.
+function floatOrNull(s: string): number | null {
+  const r = parseFloat64(s);
+  return r.ok ? r.value : null;
 }

@@ -1,5 +1,6 @@
 // strconv.ts: the parts of Go's strconv package the template engine and fmt rely on: quoting (Quote, QuoteRune,
-// CanBackquote, Unquote), Go-syntax number parsing (ParseInt/ParseUint/ParseFloat with base 0 and underscores), and
+// CanBackquote, Unquote), Go-syntax number parsing (ParseInt/ParseUint/ParseFloat/Atoi with Go's accepted syntax and
+// NumError texts — the one implementation the engine and the function library share), and
 // float formatting (FormatFloat with 'b', 'e', 'E', 'f', 'g', 'G', 'x', 'X'; shortest and fixed precision).
 import { decodeUTF8, encodeUTF8, isGraphic, isPrint, MAX_RUNE, RUNE_ERROR, runeAt, runeString } from './utf8.js';
 
@@ -304,74 +305,104 @@ function underscoreOK(s: string): boolean {
   return saw !== '_';
 }
 
-/** parseUintBase0 is strconv.ParseUint(s, 0, 64): a bigint, or null on syntax error or overflow. */
-export function parseUintBase0(s: string): bigint | null {
-  if (s.length === 0) return null;
-  let base = 10;
-  let i = 0;
-  if (s[0] === '0') {
-    if (s.length >= 3 && /[bB]/.test(s[1])) {
-      base = 2;
-      i = 2;
-    } else if (s.length >= 3 && /[oO]/.test(s[1])) {
-      base = 8;
-      i = 2;
-    } else if (s.length >= 3 && /[xX]/.test(s[1])) {
-      base = 16;
-      i = 2;
-    } else {
-      base = 8;
-      i = 1;
+/** NumResult is a parsed number, or Go's *strconv.NumError text (with the clamped value Go returns on ErrRange). */
+export type NumResult<T> = { ok: true; value: T } | { ok: false; error: string; rangeValue?: T };
+
+const DIGITS_RE: Readonly<Record<number, RegExp>> = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-fA-F]+$/ };
+const BIGINT_PREFIX: Readonly<Record<number, string>> = { 2: '0b', 8: '0o', 10: '', 16: '0x' };
+
+// parseUintBody is ParseUint's digit loop (no sign), for base 0 or 2..36. Go: atoi.go ParseUint
+function parseUintBody(s0: string, base: number, fn: string, orig: string): NumResult<bigint> {
+  const syntax = { ok: false as const, error: `strconv.${fn}: parsing ${quote(orig)}: invalid syntax` };
+  if (s0 === '') return syntax;
+  let s = s0;
+  const base0 = base === 0;
+  if (base0) {
+    // Look for an octal, hex, or binary prefix.
+    base = 10;
+    if (s[0] === '0') {
+      const c = s.length >= 3 ? s[1].toLowerCase() : '';
+      if (c === 'b' || c === 'o' || c === 'x') {
+        base = c === 'b' ? 2 : c === 'o' ? 8 : 16;
+        s = s.slice(2);
+      } else {
+        base = 8;
+        s = s.slice(1);
+      }
     }
+  } else if (base < 2 || base > 36) {
+    return { ok: false, error: `strconv.${fn}: parsing ${quote(orig)}: invalid base ${base}` };
   }
-  let n = 0n;
   let underscores = false;
-  const b = BigInt(base);
-  for (; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x5f) {
-      underscores = true;
-      continue;
+  if (base0 && s.includes('_')) {
+    underscores = true;
+    s = s.replaceAll('_', '');
+  }
+  let n: bigint;
+  const digits = DIGITS_RE[base];
+  if (digits !== undefined) {
+    // The common bases: validate, then let BigInt convert ("0" alone after an octal prefix strip is "").
+    if (s === '') n = 0n;
+    else if (!digits.test(s)) return syntax;
+    else n = BigInt(BIGINT_PREFIX[base] + s);
+  } else {
+    n = 0n;
+    const b = BigInt(base);
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i) | 0x20; // lower case for letters
+      const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x7a ? c - 0x61 + 10 : 99;
+      if (d >= base) return syntax;
+      n = n * b + BigInt(d);
     }
-    const d = unhex(c);
-    if (d < 0 || d >= base) return null;
-    n = n * b + BigInt(d);
   }
-  if (underscores && !underscoreOK(s)) return null;
-  if (n > 0xffffffffffffffffn) return null;
-  return n;
+  if (underscores && !underscoreOK(s0)) return syntax;
+  return { ok: true, value: n };
 }
 
-/** parseIntBase0 is strconv.ParseInt(s, 0, 64): a bigint, or null on syntax error or overflow. */
-export function parseIntBase0(s: string): bigint | null {
-  if (s.length === 0) return null;
-  let neg = false;
-  let body = s;
-  if (s[0] === '+' || s[0] === '-') {
-    neg = s[0] === '-';
-    body = s.slice(1);
+/** parseUint64 is strconv.ParseUint(s, base, 64): base 0 reads Go's prefixes and underscores. */
+export function parseUint64(s: string, base: number): NumResult<bigint> {
+  const r = parseUintBody(s, base, 'ParseUint', s);
+  if (r.ok && r.value > 0xffffffffffffffffn) {
+    return { ok: false, error: `strconv.ParseUint: parsing ${quote(s)}: value out of range`, rangeValue: 0xffffffffffffffffn };
   }
-  const u = parseUintBase0(body);
-  if (u === null) return null;
-  if (!neg && u > 0x7fffffffffffffffn) return null;
-  if (neg && u > 0x8000000000000000n) return null;
-  return neg ? -u : u;
+  return r;
 }
 
-/** parseDecimalInt64 is strconv.ParseInt(s, 10, 64), as JSON int64 decoding uses it. */
-export function parseDecimalInt64(s: string): bigint | null {
-  if (!/^[+-]?[0-9]+$/.test(s)) return null;
-  const v = BigInt(s);
-  if (v > 0x7fffffffffffffffn || v < -0x8000000000000000n) return null;
-  return v;
+const INT64_MAX = 0x7fffffffffffffffn;
+const INT64_MIN = -0x8000000000000000n;
+
+/** parseInt64 is strconv.ParseInt(s, base, bitSize); fn names the function in errors (Atoi reports as Atoi). */
+export function parseInt64(s: string, base: number, fn = 'ParseInt', bitSize = 64): NumResult<bigint> {
+  if (s === '') return { ok: false, error: `strconv.${fn}: parsing "": invalid syntax` };
+  let v: bigint;
+  if (base === 10 && /^[+-]?[0-9]+$/.test(s)) {
+    v = BigInt(s); // the common case, without the digit loop
+  } else {
+    const neg = s[0] === '-';
+    const r = parseUintBody(s[0] === '+' || s[0] === '-' ? s.slice(1) : s, base, fn, s);
+    if (!r.ok) return r;
+    v = neg ? -r.value : r.value;
+  }
+  const max = bitSize === 64 ? INT64_MAX : (1n << BigInt(bitSize - 1)) - 1n;
+  const min = bitSize === 64 ? INT64_MIN : -(1n << BigInt(bitSize - 1));
+  if (v > max) return { ok: false, error: `strconv.${fn}: parsing ${quote(s)}: value out of range`, rangeValue: max };
+  if (v < min) return { ok: false, error: `strconv.${fn}: parsing ${quote(s)}: value out of range`, rangeValue: min };
+  return { ok: true, value: v };
+}
+
+/** atoi is strconv.Atoi: base 10 only, no prefixes or underscores. */
+export function atoi(s: string): NumResult<bigint> {
+  if (!/^[+-]?[0-9]+$/.test(s)) return { ok: false, error: `strconv.Atoi: parsing ${quote(s)}: invalid syntax` };
+  return parseInt64(s, 10, 'Atoi');
 }
 
 /**
- * parseFloatGo is strconv.ParseFloat(s, 64) for Go number syntax (decimal, hex floats with a p exponent, underscores
- * after a base prefix or between digits, inf/nan words). Returns null on syntax or range error.
+ * parseFloat64 is strconv.ParseFloat(s, 64) for Go number syntax: decimal, hex mantissas with a p exponent,
+ * underscores between digits, inf/infinity (signed) and nan (unsigned). Out of range gives ±Inf with an error.
  */
-export function parseFloatGo(s: string): number | null {
-  if (s.length === 0) return null;
+export function parseFloat64(s: string): NumResult<number> {
+  const syntax = { ok: false as const, error: `strconv.ParseFloat: parsing ${quote(s)}: invalid syntax` };
+  if (s.length === 0) return syntax;
   let body = s;
   let sign = 1;
   if (body[0] === '+' || body[0] === '-') {
@@ -379,27 +410,27 @@ export function parseFloatGo(s: string): number | null {
     body = body.slice(1);
   }
   const lower = body.toLowerCase();
-  if (lower === 'inf' || lower === 'infinity') return sign * Infinity;
-  if (lower === 'nan') return NaN;
+  if (lower === 'inf' || lower === 'infinity') return { ok: true, value: sign * Infinity };
+  // Go: atof.go special — a sign only precedes "inf"/"infinity".
+  if (lower === 'nan') return s === body ? { ok: true, value: NaN } : syntax;
   if (body.includes('_')) {
-    if (!underscoreOK(s)) return null;
+    if (!underscoreOK(s)) return syntax;
     body = body.replaceAll('_', '');
   }
   let v: number;
   if (/^0[xX]/.test(body)) {
     const m = /^0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?[0-9]+)$/.exec(body);
-    if (!m || (m[1] === '' && (m[2] === undefined || m[2] === ''))) return null;
+    if (!m || (m[1] === '' && (m[2] === undefined || m[2] === ''))) return syntax;
     const digits = m[1] + (m[2] ?? '');
     const exp = Number(m[3]) - 4 * (m[2] ?? '').length;
     // Exact: the digits form an integer; scale by a power of two (correctly rounded for realistic inputs).
-    const mant = digits === '' ? 0n : BigInt('0x' + digits);
-    v = scaleByPow2(mant, exp);
+    v = scaleByPow2(digits === '' ? 0n : BigInt('0x' + digits), exp);
   } else {
-    if (!/^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(body)) return null;
+    if (!/^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(body)) return syntax;
     v = Number(body);
   }
-  if (!Number.isFinite(v)) return null; // ErrRange
-  return sign * v;
+  if (!Number.isFinite(v)) return { ok: false, error: `strconv.ParseFloat: parsing ${quote(s)}: value out of range`, rangeValue: sign * v };
+  return { ok: true, value: sign * v };
 }
 
 function scaleByPow2(mant: bigint, exp: number): number {

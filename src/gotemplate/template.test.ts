@@ -191,3 +191,50 @@ test('recursive templates stop at the maximum depth', () => {
   const deep = execError('{{ define "r" }}{{ range .l }}{{ if . }}{{ with . }}{{ template "r" $ }}{{ end }}{{ end }}{{ end }}{{ end }}{{ template "r" . }}', { l: [1] });
   assert.match(deep, /^template: t:1:\d+: executing "r" at <.*>: exceeded maximum template depth \(\d+\)/);
 });
+
+// A value with Go methods, as src/funcs' semver and time values are: `.Name` consults goMethod before anything else.
+class Counter implements GoStringer {
+  constructor(readonly n: number) {}
+  goString(): string {
+    return `counter(${this.n})`;
+  }
+  goTypeName(): string {
+    return '*pkg.Counter';
+  }
+  goFieldNames(): readonly string[] {
+    return ['n'];
+  }
+  goMethod(name: string): GoValue | undefined {
+    switch (name) {
+      case 'Value':
+        return new GoInt('int', BigInt(this.n));
+      case 'Next':
+        return new Counter(this.n + 1);
+      case 'Add':
+        return fn('Add', ['int'], '*pkg.Counter', (d) => new Counter(this.n + Number((d as GoInt).value)));
+      case 'Fail':
+        return fn('Fail', [], 'string', () => {
+          throw new GoFuncError('no luck');
+        }, { returnsError: true });
+    }
+    return undefined;
+  }
+}
+
+test('methods: niladic results, methods with arguments, chains, pipelines and Go error texts', () => {
+  const c = new Counter(1);
+  assert.equal(render('{{ .c.Value }}|{{ .c.Next.Next.Value }}|{{ (.c.Add 5).Value }}|{{ 2 | .c.Add }}|{{ printf "%T" .c.Value }}', { c }), '1|3|6|counter(3)|int');
+  assert.equal(render('{{ $c := .c }}{{ $c.Next }}|{{ with .c }}{{ .Value }}{{ end }}', { c }), 'counter(2)|1');
+  assert.match(execError('{{ .c.Value 1 }}', { c }), /wrong number of args for Value: want 0 got 1$/);
+  assert.match(execError('{{ 1 | .c.Next }}', { c }), /wrong number of args for Next: want 0 got 1$/);
+  assert.match(execError('{{ .c.Add }}', { c }), /wrong number of args for Add: want 1 got 0$/);
+  assert.match(execError('{{ .c.Add "x" }}', { c }), /expected integer; found "x"$/);
+  assert.match(execError('{{ .c.Fail }}', { c }), /at <\.c\.Fail>: error calling Fail: no luck$/);
+  // Missing methods and unexported fields: the concrete type, or interface {} for a value read from a map.
+  assert.match(execError('{{ .c.Missing }}', { c }), /can't evaluate field Missing in type interface \{\}$/);
+  assert.match(execError('{{ $c := .c }}{{ $c.Next.Missing }}', { c }), /can't evaluate field Missing in type \*pkg\.Counter$/);
+  assert.match(execError('{{ .c.n }}', { c }), /n is an unexported field of struct type interface \{\}$/);
+  assert.match(execError('{{ .c.Next.n }}', { c }), /n is an unexported field of struct type \*pkg\.Counter$/);
+  // Plain maps have no methods: a key named like a method is just a key.
+  assert.equal(render('{{ .m.Value }}', { m: { Value: 'v' } }), 'v');
+});

@@ -52,6 +52,16 @@ export interface GoStringer {
   goString(): string;
   /** The Go type name printed by %T, e.g. 'time.Time'. */
   goTypeName(): string;
+  /**
+   * goMethod is the Go method `name` of the value, for `.Name` in templates: the result of a niladic method, or a
+   * GoFunc for a method with parameters (the executor checks and converts its arguments as for any function);
+   * undefined when the type has no such method (Go: exec.go evalField, ptr.MethodByName).
+   */
+  goMethod?(name: string): GoValue | undefined;
+  /** goFieldNames lists the struct's fields (unexported ones) so `.field` fails with Go's "unexported field" text. */
+  goFieldNames?(): readonly string[];
+  /** goUnderlying is the value of a named basic type (time.Month is an int) for the fmt verbs String() does not serve. */
+  goUnderlying?(): GoValue;
 }
 
 /** GoValue is any Go value the engine can hold. */

@@ -17,7 +17,13 @@ export {
   type LuaCompileResult,
   type LuaRuntimeStats,
 } from './runtime.js';
-export { SPRIG_LUA_FUNCTIONS, type LuaSprigProvider, type LuaSprigFunction } from './modules/index.js';
+export {
+  SPRIG_LUA_FUNCTIONS,
+  createSprigProvider,
+  type LuaSprigProvider,
+  type LuaSprigFunction,
+  type SprigProviderOptions,
+} from './modules/index.js';
 export { goNumberString, goFloatString } from './numfmt.js';
 export type { JsonValue } from './convert.js';
 export { runLuaCase, runLuaCases, formatLuaCaseOutput, type LuaCaseOutput } from './cases.js';

@@ -8,7 +8,7 @@
 import { LUA_REGISTRYINDEX, LuaStatus, LuaType } from './constants.js';
 import { Converter, LuaConversionError, type JsonValue } from './convert.js';
 import { sveltosHelpers, type HelperTable } from './helpers.js';
-import { moduleLoaders, type LuaSprigProvider } from './modules/index.js';
+import { createSprigProvider, moduleLoaders, type LuaSprigProvider } from './modules/index.js';
 import { mapRune } from './modules/text.js';
 import { goNumberString } from './numfmt.js';
 import { CHUNKNAME, PRELUDE } from './prelude.js';
@@ -29,11 +29,17 @@ export interface LuaRuntimeOptions {
   aggregateInstructionLimit?: number;
   /** memoryLimitBytes caps what one evaluation may allocate on the Lua heap. Default 64 MiB. */
   memoryLimitBytes?: number;
-  /** sprig provides the functions of the `sprig` module (require("sprig")); absent → the module is not found. */
-  sprig?: LuaSprigProvider;
-  /** clock backs os.time() without arguments; absent → the WebAssembly runtime's clock. */
+  /**
+   * sprig provides the functions of the `sprig` module (require("sprig")). Default: Sprig from src/funcs with
+   * lua-utils' calling conventions (createSprigProvider, using `clock` for `ago`); false → the module is not found.
+   */
+  sprig?: LuaSprigProvider | false;
+  /** clock backs os.time() without arguments and sprig.ago; absent → os.time() uses the WebAssembly runtime's clock, ago fails. */
   clock?: LuaClock;
 }
+
+// EngineOptions are the runtime options with the sprig provider resolved.
+type EngineOptions = Omit<LuaRuntimeOptions, 'sprig'> & { sprig: LuaSprigProvider | undefined };
 
 /** LuaStage says where an evaluation failed, with the oracle's stage names plus "memory". */
 export type LuaStage = 'load' | 'call' | 'result' | 'timeout' | 'memory';
@@ -115,7 +121,7 @@ class Engine {
 
   constructor(
     wasm: LuaWasmModule,
-    private readonly options: LuaRuntimeOptions,
+    private readonly options: EngineOptions,
   ) {
     const vm = LuaVM.create(wasm, Number.POSITIVE_INFINITY);
     this.vm = vm;
@@ -277,20 +283,23 @@ export class LuaRuntime {
   private generation = 0;
   private readonly compiled = new Map<string, Compiled>();
   private readonly limits: typeof DEFAULTS;
+  private readonly options: EngineOptions;
   private counters = { evaluations: 0, failures: 0, recycles: 0 };
   private broken: string | undefined;
 
   /** constructor is internal: use createLuaRuntime. */
   constructor(
     private readonly wasm: LuaWasmModule,
-    private readonly options: LuaRuntimeOptions,
+    options: LuaRuntimeOptions,
   ) {
+    const sprig = options.sprig === false ? undefined : (options.sprig ?? createSprigProvider(options.clock ? { clock: options.clock } : {}));
+    this.options = { ...options, sprig };
     this.limits = {
       instructionLimit: positive(options.instructionLimit, DEFAULTS.instructionLimit),
       aggregateInstructionLimit: positive(options.aggregateInstructionLimit, DEFAULTS.aggregateInstructionLimit),
       memoryLimitBytes: positive(options.memoryLimitBytes, DEFAULTS.memoryLimitBytes),
     };
-    this.engine = new Engine(wasm, options);
+    this.engine = new Engine(wasm, this.options);
   }
 
   /** stats returns counters and the current Lua heap size. */

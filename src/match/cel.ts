@@ -6,7 +6,11 @@
 // so objects are converted once per object (cached by identity) with integral numbers as BigInt: `replicas == 3`
 // compares int to int exactly as it does on the dynamic client's int64 values in Sveltos.
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
-import type { CelRuleInput, KubeObject } from './types.js';
+import type { ResourceSelector } from '../api/index.js';
+import type { KubeObject } from './types.js';
+
+/** CelRule is one evaluateCEL entry of a resource selector (name, rule). */
+export type CelRule = NonNullable<ResourceSelector['evaluateCEL']>[number];
 
 /** CompiledCelRule is a parsed rule, or the reason it does not compile. */
 export type CompiledCelRule = { name: string; rule: string; program: ParseResult } | { name: string; rule: string; error: string };
@@ -24,7 +28,7 @@ function celEnv(): Environment {
 }
 
 /** compileCelRules parses every rule once; failures are kept with their message. */
-export function compileCelRules(rules: readonly CelRuleInput[]): CompiledCelRule[] {
+export function compileCelRules(rules: readonly CelRule[]): CompiledCelRule[] {
   return rules.map((r) => {
     const name = typeof r?.name === 'string' ? r.name : '';
     const rule = typeof r?.rule === 'string' ? r.rule : '';

@@ -2,8 +2,9 @@
 // they combine, concatenation, aggregatedSelection, and structured diagnostics that never cross EventSources.
 import { strict as assert } from 'node:assert';
 import { before, test } from 'node:test';
+import type { LabelFilter, ResourceSelector } from '../api/index.js';
 import { createLuaRuntime, type LuaRuntime } from '../lua/index.js';
-import { compileEventSource, gvkKey, type EventSourceInput, type KubeObject, type ResourceSelectorInput } from './index.js';
+import { compileEventSource, gvkKey, type EventSourceInput, type KubeObject } from './index.js';
 
 let rt: LuaRuntime;
 before(async () => {
@@ -19,7 +20,7 @@ function svc(name: string, ns = 'default', labels?: Record<string, string>, extr
 function dep(name: string, replicas: number, labels?: Record<string, string>): KubeObject {
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'apps', ...(labels ? { labels } : {}) }, spec: { replicas } };
 }
-function es(name: string, selectors: ResourceSelectorInput[], spec: Partial<EventSourceInput['spec']> = {}): EventSourceInput {
+function es(name: string, selectors: ResourceSelector[], spec: Partial<EventSourceInput['spec']> = {}): EventSourceInput {
   return { metadata: { name }, spec: { resourceSelectors: selectors, ...spec } };
 }
 const names = (objs: KubeObject[]) => objs.map((o) => (o.metadata as { name: string }).name);
@@ -39,7 +40,7 @@ test('group/version/kind, namespace and name narrow the selection; deleting obje
 test('label filters follow Kubernetes semantics (k!=v also matches objects without k)', () => {
   const objs = [svc('fv', 'default', { sveltos: 'fv' }), svc('prod', 'default', { sveltos: 'prod' }), svc('none')];
   const source = new Map([[gvkKey(SVC), objs]]);
-  const run = (operation: string, value?: string) =>
+  const run = (operation: LabelFilter['operation'], value?: string) =>
     names(compileEventSource(es(operation, [{ ...SVC, labelFilters: [{ key: 'sveltos', operation, ...(value !== undefined ? { value } : {}) }] }]), rt).select(source).resources);
   assert.deepEqual(run('Equal', 'fv'), ['fv']);
   assert.deepEqual(run('Different', 'fv'), ['prod', 'none']);
@@ -60,7 +61,7 @@ test('selector: matchLabels and matchExpressions, ANDed with labelFilters', () =
     dep('d', 1, { tier: 'web' }),
   ];
   const source = new Map([[gvkKey(DEP), objs]]);
-  const sel = (selector: ResourceSelectorInput['selector'], extra: Partial<ResourceSelectorInput> = {}) =>
+  const sel = (selector: ResourceSelector['selector'], extra: Partial<ResourceSelector> = {}) =>
     names(compileEventSource(es('s', [{ ...DEP, selector, ...extra }]), rt).select(source).resources);
   assert.deepEqual(sel({ matchLabels: { tier: 'web' } }), ['a', 'c', 'd']);
   assert.deepEqual(sel({ matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'production'] }] }), ['a', 'b']);
@@ -74,7 +75,7 @@ test('selector: matchLabels and matchExpressions, ANDed with labelFilters', () =
 test('invalid filters and selectors are diagnostics, and that selector matches nothing', () => {
   const c = compileEventSource(
     es('bad', [
-      { ...SVC, labelFilters: [{ key: 'app', operation: 'Like', value: 'x' }] },
+      { ...SVC, labelFilters: [{ key: 'app', operation: 'Like' as LabelFilter['operation'], value: 'x' }] },
       { ...SVC, selector: { matchExpressions: [{ key: 'env', operator: 'In', values: [] }] } },
       { ...SVC, labelFilters: [{ key: 'bad key!', operation: 'Equal', value: 'x' }] },
       SVC,

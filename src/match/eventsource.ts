@@ -9,10 +9,11 @@
 //
 // Unlike Sveltos, a failure never aborts anything: it becomes a diagnostic, the object does not match, and the
 // selection is marked incomplete so that a caller can keep its previous report (as Sveltos does by not updating it).
+import type { CompiledLabelSelector, ResourceSelector } from '../api/index.js';
 import type { LuaFailure, LuaRuntime, LuaScript } from '../lua/index.js';
 import { compileCelRules, evaluateCelRules, type CompiledCelRule } from './cel.js';
-import { compileLabelFilters, compileLabelSelector, matchesLabels, type LabelRequirement } from './labels.js';
-import type { EventSourceInput, GroupVersionKind, KubeObject, MatchDiagnostic, MatchDiagnosticCode, ObjectRef, ResourceSelectorInput } from './types.js';
+import { compileSelectorLabels } from './labels.js';
+import type { EventSourceInput, GroupVersionKind, KubeObject, MatchDiagnostic, MatchDiagnosticCode, ObjectRef } from './types.js';
 
 /** MatchOptions tunes how scripts run. */
 export interface MatchOptions {
@@ -65,7 +66,7 @@ export function apiVersionOf(group: string, version: string): string {
 interface CompiledSelector extends SelectorInfo {
   field: string;
   apiVersion: string;
-  labels: LabelRequirement[];
+  labels: CompiledLabelSelector;
   cel: CompiledCelRule[];
   hasCel: boolean;
   lua?: LuaScript;
@@ -120,7 +121,7 @@ export class CompiledEventSource {
     this.diagnostics = diags;
   }
 
-  private compileSelector(sel: ResourceSelectorInput, index: number, diags: MatchDiagnostic[]): CompiledSelector {
+  private compileSelector(sel: ResourceSelector, index: number, diags: MatchDiagnostic[]): CompiledSelector {
     const field = `spec.resourceSelectors[${index}]`;
     const gvk = { group: str(sel?.group), version: str(sel?.version), kind: str(sel?.kind) };
     const s: CompiledSelector = {
@@ -128,7 +129,7 @@ export class CompiledEventSource {
       field,
       gvk,
       apiVersion: apiVersionOf(gvk.group, gvk.version),
-      labels: [],
+      labels: NO_LABELS,
       cel: [],
       hasCel: false,
       perResourceFilter: false,
@@ -142,11 +143,9 @@ export class CompiledEventSource {
     };
     if (!gvk.kind) broken('selector', `${field}.kind`, 'kind is required');
     if (!gvk.version) broken('selector', `${field}.version`, 'version is required');
-    const lf = compileLabelFilters(sel?.labelFilters, field);
-    const ls = compileLabelSelector(sel?.selector, field);
-    for (const p of lf.problems) broken('label-filter', p.field, p.message);
-    for (const p of ls.problems) broken('label-selector', p.field, p.message);
-    s.labels = [...lf.requirements, ...ls.requirements];
+    const labels = compileSelectorLabels(sel?.labelFilters, sel?.selector, field);
+    for (const p of labels.problems) broken(p.code, p.field, p.message);
+    s.labels = labels.labels;
     if (Array.isArray(sel?.evaluateCEL) && sel.evaluateCEL.length > 0) {
       s.hasCel = true;
       s.cel = compileCelRules(sel.evaluateCEL);
@@ -204,7 +203,7 @@ export class CompiledEventSource {
     if (s.name && meta.name !== s.name) return { matched: false, diagnostics: [] };
     if (meta.deletionTimestamp) return { matched: false, diagnostics: [] };
     if (s.broken) return { matched: false, diagnostics: [{ ...s.broken, object: refOf(obj, s) }] };
-    if (!matchesLabels(s.labels, meta.labels)) return { matched: false, diagnostics: [] };
+    if (!s.labels.matches(meta.labels)) return { matched: false, diagnostics: [] };
     const diagnostics: MatchDiagnostic[] = [];
     if (s.hasCel) {
       const out = evaluateCelRules(s.cel, obj);
@@ -271,6 +270,9 @@ export class CompiledEventSource {
     return d;
   }
 }
+
+// NO_LABELS stands in until a selector's labels are compiled (a selector that fails earlier never matches anyway).
+const NO_LABELS = compileSelectorLabels(undefined, undefined, '').labels;
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : '';

@@ -1,5 +1,6 @@
-// match: the pure EventSource matcher — resource selectors, label filters and selectors, evaluateCEL, Lua evaluate
-// (through src/lua), aggregatedSelection, and structured diagnostics.
+// match: the pure EventSource matcher — resource selectors, label filters and selectors (src/api's label semantics),
+// evaluateCEL, Lua evaluate (through src/lua), aggregatedSelection, and structured diagnostics. It reads src/api's
+// normalised v1beta1 EventSource.
 export {
   compileEventSource,
   CompiledEventSource,
@@ -11,15 +12,10 @@ export {
   type ObjectSource,
   type SelectorInfo,
 } from './eventsource.js';
-export { compileLabelFilters, compileLabelSelector, matchesLabels, type LabelRequirement, type LabelProblem } from './labels.js';
-export { compileCelRules, evaluateCelRules, type CompiledCelRule, type CelOutcome } from './cel.js';
+export { compileSelectorLabels, type LabelProblem, type SelectorLabels } from './labels.js';
+export { compileCelRules, evaluateCelRules, type CelRule, type CompiledCelRule, type CelOutcome } from './cel.js';
 export type {
   EventSourceInput,
-  ResourceSelectorInput,
-  LabelFilterInput,
-  LabelSelectorInput,
-  LabelSelectorRequirementInput,
-  CelRuleInput,
   KubeObject,
   GroupVersionKind,
   ObjectRef,

@@ -3,7 +3,8 @@
 //  - single: one seed script, a new object version per evaluation (resourceVersion bumped, so nothing converted for
 //    a previous evaluation can be reused);
 //  - tenPerVersion: 10 EventSources (the seed scripts and variants) evaluated on each object version;
-//  - cel: the same object through an evaluateCEL rule.
+//  - cel: the same object through an evaluateCEL rule;
+//  - labels: labelFilters ANDed with a selector, no script (the label matcher alone).
 // Anchors (gopher-lua as Sveltos runs it, same machine): new LState per evaluation 3,904/s, reused LState 16,246/s.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -150,6 +151,32 @@ export async function bench(): Promise<Record<string, unknown>> {
     const obj = { ...svc, metadata: { ...meta } }; // a new object identity per version: the CEL conversion cache cannot help
     cel.matchObject(obj, 0);
   });
+  // Label conditions only (labelFilters ANDed with a selector, no script): the cost of the label matcher itself.
+  const labelled = { ...svc, metadata: { ...meta, labels: { ...((meta.labels as Record<string, string>) ?? {}), sveltos: 'fv', env: 'prod', tier: 'web' } } };
+  const labelsOnly = compileEventSource(
+    {
+      metadata: { name: 'labels' },
+      spec: {
+        resourceSelectors: [
+          {
+            group: '',
+            version: 'v1',
+            kind: 'Service',
+            labelFilters: [
+              { key: 'sveltos', operation: 'Equal', value: 'fv' },
+              { key: 'deprecated', operation: 'DoesNotHave' },
+            ],
+            selector: { matchLabels: { env: 'prod' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }] },
+          },
+        ],
+      },
+    },
+    runtime,
+  );
+  let labelMisses = 0;
+  const labelSelection = measure(200_000, () => {
+    if (!labelsOnly.matchObject(labelled, 0).matched) labelMisses++;
+  });
   const stats = runtime.stats();
   runtime.close();
   return {
@@ -159,6 +186,7 @@ export async function bench(): Promise<Record<string, unknown>> {
     singleScriptNewVersionEachEval: single,
     tenEventSourcesPerObjectVersion: tenPerVersion,
     celRuleNewObjectEachEval: celFresh,
+    labelFiltersAndSelectorOnly: { ...labelSelection, misses: labelMisses },
     luaHeapBytesAfter: stats.memoryUsed,
   };
 }

@@ -1,56 +1,12 @@
-// types: the minimal structural shape of an EventSource this matcher needs (normalised v1beta1), the objects it
-// looks at, and the diagnostics it returns. src/api owns the real types; these are structurally compatible with them.
+// types: what the matcher reads of an EventSource (src/api's normalised v1beta1 types), the objects it looks at, and
+// the diagnostics it returns.
+import type { EventSource, ObjectMeta } from '../api/index.js';
 
-/** LabelFilterInput is one EventSource labelFilters entry. */
-export interface LabelFilterInput {
-  key: string;
-  /** Equal, Different, Has or DoesNotHave. */
-  operation: string;
-  value?: string;
-}
-
-/** LabelSelectorRequirementInput is one metav1.LabelSelector matchExpressions entry. */
-export interface LabelSelectorRequirementInput {
-  key: string;
-  /** In, NotIn, Exists or DoesNotExist. */
-  operator: string;
-  values?: string[];
-}
-
-/** LabelSelectorInput is a metav1.LabelSelector. */
-export interface LabelSelectorInput {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirementInput[];
-}
-
-/** CelRuleInput is one evaluateCEL rule. */
-export interface CelRuleInput {
-  name: string;
-  rule: string;
-}
-
-/** ResourceSelectorInput is one spec.resourceSelectors entry. */
-export interface ResourceSelectorInput {
-  group: string;
-  version: string;
-  kind: string;
-  namespace?: string;
-  name?: string;
-  labelFilters?: LabelFilterInput[];
-  selector?: LabelSelectorInput;
-  evaluate?: string;
-  evaluateCEL?: CelRuleInput[];
-}
-
-/** EventSourceInput is the normalised v1beta1 EventSource (metadata.name is used in diagnostics only). */
-export interface EventSourceInput {
-  metadata?: { name?: string };
-  spec: {
-    resourceSelectors?: ResourceSelectorInput[];
-    aggregatedSelection?: string;
-    collectResources?: boolean;
-  };
-}
+/**
+ * EventSourceInput is what compileEventSource reads of a normalised v1beta1 EventSource (src/api `normalize()`):
+ * its spec, and metadata.name for diagnostics. Every api `EventSource` is one.
+ */
+export type EventSourceInput = Pick<EventSource, 'spec'> & { metadata?: Partial<Pick<ObjectMeta, 'name'>> };
 
 /** KubeObject is a Kubernetes object as plain JSON. */
 export type KubeObject = Record<string, unknown>;

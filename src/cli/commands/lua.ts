@@ -12,7 +12,7 @@ Input line (the lua-oracle format; unknown fields are rejected):
   {"id": "...", "script": "function evaluate() ... end", "object": {...},
    "helpers": false, "timeoutMs": 1000, "numbers": "int64", "comment": "..."}
   helpers: true exposes base64Encode/base64Decode/getLabel/getAnnotation/getResource and require of
-  json/strings/runes. timeoutMs and numbers are validated but Ripple limits instructions, not time,
+  json/strings/runes/sprig (Sprig with projectsveltos/lua-utils' conventions). timeoutMs and numbers are validated but Ripple limits instructions, not time,
   and keeps integers as integers in both number modes.
 
 Output line, in input order:
@@ -47,7 +47,8 @@ export const commands: Command[] = [
       if (!values.jsonl) throw new UsageError('--jsonl is required (the only mode: cases on stdin, results on stdout)');
       const instructionLimit = positiveInt(values.instructions, '--instructions');
       const memoryLimitBytes = positiveInt(values.memory, '--memory');
-      const runtime = await createLuaRuntime({ instructionLimit, memoryLimitBytes });
+      // The wall clock is read here, at the edge: os.time() and sprig.ago use it.
+      const runtime = await createLuaRuntime({ instructionLimit, memoryLimitBytes, clock: { now: () => Date.now() } });
       let lineNo = 0;
       let pending = '';
       const handle = (line: string) => {

@@ -4,8 +4,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { formatIssue, normalizeAs, type EventSource } from '../../api/index.js';
 import { createLuaRuntime } from '../../lua/index.js';
-import { validateEventCase, type EventCheck, type EventSourceInput, type KubeObject, type ResourceSelectorInput } from '../../match/index.js';
+import { validateEventCase, type EventCheck, type KubeObject } from '../../match/index.js';
 import { ExitCode, UsageError, parseFlags, type Command } from '../command.js';
 
 const usage = `Usage: ripple test events DIR [-o table|json]
@@ -55,12 +56,13 @@ export const commands: Command[] = [
         io.stderr.write(`ripple test events: no eventsource.yaml under ${root}\nEach case is a directory with eventsource.yaml and optional matching.yaml / non-matching.yaml.\n`);
         return ExitCode.BadInput;
       }
-      const runtime = await createLuaRuntime();
+      // The wall clock is read here, at the edge: os.time() and sprig.ago in scripts use it.
+      const runtime = await createLuaRuntime({ clock: { now: () => Date.now() } });
       const rows: Row[] = [];
       for (const dir of dirs) {
         const name = relative(root, dir) || '.';
         try {
-          const eventSource = normalizeEventSource(readEventSource(join(dir, 'eventsource.yaml')));
+          const eventSource = readEventSource(join(dir, 'eventsource.yaml'));
           const matching = readResources(join(dir, 'matching.yaml'));
           const nonMatching = readResources(join(dir, 'non-matching.yaml'));
           const { checks } = validateEventCase({ eventSource, matching, nonMatching }, runtime);
@@ -125,12 +127,17 @@ function parseYamlFile(path: string): unknown[] {
   return out;
 }
 
-function readEventSource(path: string): Record<string, unknown> {
+// readEventSource reads the EventSource of a case in any shape Sveltos has served (v1beta1; v1alpha1 with
+// resourceSelectors[].script; the flat v1alpha1 spec, including the docs' labelsFilters spelling) and normalises it
+// to v1beta1 with src/api, exactly as the controllers do.
+function readEventSource(path: string): EventSource {
   const docs = parseYamlFile(path).filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null && !Array.isArray(d));
   const es = docs.find((d) => d.kind === 'EventSource') ?? docs[0];
   if (!es) throw new CaseError('eventsource.yaml', 'no EventSource document');
   if (es.kind !== undefined && es.kind !== 'EventSource') throw new CaseError('eventsource.yaml', `expected kind EventSource, got ${String(es.kind)}`);
-  return es;
+  const r = normalizeAs('EventSource', es);
+  if (!r.ok) throw new CaseError('eventsource.yaml', `invalid EventSource: ${r.issues.map(formatIssue).join('; ')}`);
+  return r.object;
 }
 
 function readResources(path: string): KubeObject[] | undefined {
@@ -144,41 +151,6 @@ function readResources(path: string): KubeObject[] | undefined {
     if (typeof d !== 'object' || d === null || Array.isArray(d)) throw new CaseError(path.split('/').pop()!, 'every document must be a Kubernetes object');
   }
   return docs as KubeObject[];
-}
-
-/**
- * normalizeEventSource accepts the EventSource shapes Sveltos has had (v1beta1; v1alpha1 resourceSelectors with
- * `script`; the flat v1alpha1 spec with group/version/kind/script and the docs' `labelsFilters` spelling).
- * src/api owns the real conversion; this covers what the validation layout needs.
- */
-export function normalizeEventSource(es: Record<string, unknown>): EventSourceInput {
-  const spec = (es.spec ?? {}) as Record<string, unknown>;
-  const metadata = (es.metadata ?? {}) as { name?: string };
-  const selector = (s: Record<string, unknown>): ResourceSelectorInput => {
-    const out: ResourceSelectorInput = {
-      group: typeof s.group === 'string' ? s.group : '',
-      version: typeof s.version === 'string' ? s.version : '',
-      kind: typeof s.kind === 'string' ? s.kind : '',
-    };
-    if (typeof s.namespace === 'string') out.namespace = s.namespace;
-    if (typeof s.name === 'string') out.name = s.name;
-    const filters = s.labelFilters ?? s.labelsFilters;
-    if (Array.isArray(filters)) out.labelFilters = filters as ResourceSelectorInput['labelFilters'];
-    if (s.selector && typeof s.selector === 'object') out.selector = s.selector as ResourceSelectorInput['selector'];
-    const script = s.evaluate ?? s.script;
-    if (typeof script === 'string') out.evaluate = script;
-    if (Array.isArray(s.evaluateCEL)) out.evaluateCEL = s.evaluateCEL as ResourceSelectorInput['evaluateCEL'];
-    return out;
-  };
-  const selectors = Array.isArray(spec.resourceSelectors)
-    ? (spec.resourceSelectors as Record<string, unknown>[]).map(selector)
-    : typeof spec.kind === 'string'
-      ? [selector(spec)]
-      : [];
-  const out: EventSourceInput = { metadata: { name: metadata.name ?? '' }, spec: { resourceSelectors: selectors } };
-  if (typeof spec.aggregatedSelection === 'string') out.spec.aggregatedSelection = spec.aggregatedSelection;
-  if (typeof spec.collectResources === 'boolean') out.spec.collectResources = spec.collectResources;
-  return out;
 }
 
 function table(rows: Row[]): string {

@@ -1,4 +1,5 @@
-// modules: the Lua modules scripts load with require — json, strings, runes (projectsveltos/lua-utils) and sprig.
+// modules: the Lua modules scripts load with require — json, strings, runes (projectsveltos/lua-utils) and sprig
+// (by default backed by src/funcs through createSprigProvider).
 import type { Converter } from '../convert.js';
 import type { HelperTable } from '../helpers.js';
 import { jsonModule } from './json.js';
@@ -8,6 +9,7 @@ import { stringsModule } from './strings.js';
 
 export type { LuaSprigProvider, LuaSprigFunction } from './sprig.js';
 export { SPRIG_LUA_FUNCTIONS } from './sprig.js';
+export { createSprigProvider, type SprigProviderOptions } from './sprig-funcs.js';
 
 /** ModuleLoader builds the function table of one module. */
 export type ModuleLoader = (conv: Converter) => HelperTable;

@@ -32,7 +32,7 @@ let rt: LuaRuntime;
 let plain: LuaRuntime;
 before(async () => {
   rt = await createLuaRuntime({ sprig: provider });
-  plain = await createLuaRuntime();
+  plain = await createLuaRuntime({ sprig: false });
 });
 
 function run(body: string, obj: Record<string, unknown> = {}, runtime = rt): string {

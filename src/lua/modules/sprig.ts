@@ -10,7 +10,11 @@ import { badArgument, checkString, type HelperTable } from '../helpers.js';
 import { goNumberString } from '../numfmt.js';
 import { LuaRaise, type LuaVM } from '../vm.js';
 
-/** LuaSprigFunction is one Sprig function as the provider exposes it: JS arguments in, a JS value out (throws on error). */
+/**
+ * LuaSprigFunction is one Sprig function as the provider exposes it: JS arguments in, a JS value out (a Uint8Array
+ * becomes a Lua byte string). Throwing an Error is the function's failure (`nil, message` or a raised
+ * `name: message`); throwing a LuaRaise raises that exact Lua error (lua-utils' argument errors).
+ */
 export type LuaSprigFunction = (...args: unknown[]) => unknown;
 
 /** LuaSprigProvider supplies the Sprig function implementations by name (Sprig's own names). */
@@ -29,9 +33,13 @@ export interface LuaSprigSpec {
   spread?: boolean;
   /** "pair": returns value, nil — or nil, message on failure; "one": returns value, raises on failure. */
   result: 'one' | 'pair';
+  /** arity is lua-utils' text when too few arguments are given (default "NAME requires N arguments"). */
+  arity?: string;
 }
 
 const one = (...params: LuaSprigParam[]): LuaSprigSpec => ({ params, result: 'one' });
+// lua-utils says "requires 1 argument" (singular) for these instead of its usual "requires 1 arguments".
+const oneArg = (name: string, param: LuaSprigParam): LuaSprigSpec => ({ params: [param], result: 'one', arity: `${name} requires 1 argument` });
 const pair = (...params: LuaSprigParam[]): LuaSprigSpec => ({ params, result: 'pair' });
 
 /** SPRIG_LUA_FUNCTIONS lists the provider-backed functions of the module with their Lua signatures. */
@@ -39,7 +47,7 @@ export const SPRIG_LUA_FUNCTIONS: Readonly<Record<string, LuaSprigSpec>> = {
   abbrev: one('int', 'string'),
   abbrevboth: one('int', 'int', 'string'),
   adler32sum: one('string'),
-  ago: one('any'),
+  ago: oneArg('ago', 'any'),
   b32dec: pair('string'),
   b32enc: one('string'),
   b64dec: pair('string'),
@@ -51,8 +59,8 @@ export const SPRIG_LUA_FUNCTIONS: Readonly<Record<string, LuaSprigSpec>> = {
   decryptAES: pair('string', 'string'),
   derivePassword: one('int', 'string', 'string', 'string', 'string'),
   dir: one('string'),
-  duration: one('any'),
-  durationRound: one('any'),
+  duration: oneArg('duration', 'any'),
+  durationRound: oneArg('durationRound', 'any'),
   encryptAES: pair('string', 'string'),
   ext: one('string'),
   genPrivateKey: one('string'),
@@ -68,7 +76,7 @@ export const SPRIG_LUA_FUNCTIONS: Readonly<Record<string, LuaSprigSpec>> = {
   osDir: one('string'),
   osExt: one('string'),
   osIsAbs: one('string'),
-  plural: one('string', 'string', 'int'),
+  plural: { params: ['string', 'string', 'int'], result: 'one', arity: 'plural requires 3 arguments: singular, plural, count' },
   quote: { params: ['table'], spread: true, result: 'one' },
   randInt: one('int', 'int'),
   regexFind: pair('string', 'string'),
@@ -76,8 +84,8 @@ export const SPRIG_LUA_FUNCTIONS: Readonly<Record<string, LuaSprigSpec>> = {
   regexMatch: pair('string', 'string'),
   regexReplaceAll: pair('string', 'string', 'string'),
   regexReplaceAllLiteral: pair('string', 'string', 'string'),
-  regexSplit: pair('string', 'string', 'int'),
-  round: one('any', 'int', 'number'),
+  regexSplit: { params: ['string', 'string', 'int'], result: 'pair', arity: 'mustRegexSplit requires 3 arguments' },
+  round: { params: ['any', 'int', 'number'], result: 'one', arity: 'round requires at least 2 arguments: value and precision' },
   semverCompare: pair('string', 'string'),
   seq: { params: ['table'], spread: true, result: 'one' },
   sha1sum: one('string'),
@@ -85,11 +93,11 @@ export const SPRIG_LUA_FUNCTIONS: Readonly<Record<string, LuaSprigSpec>> = {
   sha512sum: one('string'),
   shuffle: one('string'),
   snakecase: one('string'),
-  sortAlpha: one('any'),
+  sortAlpha: oneArg('sortAlpha', 'any'),
   squote: { params: ['table'], spread: true, result: 'one' },
   substr: one('int', 'int', 'string'),
   swapcase: one('string'),
-  toDecimal: one('any'),
+  toDecimal: oneArg('toDecimal', 'any'),
   trunc: one('int', 'string'),
   untitle: one('string'),
   urlJoin: one('table'),
@@ -180,14 +188,14 @@ function nativeFunctions(conv: Converter): HelperTable {
   };
   return {
     all(vm, nargs) {
-      needTable(vm, nargs, 'all', 'all requires 1 argument');
+      needTable(vm, nargs, 'all', 'all requires 1 arguments');
       let all = true;
       forEachValue(vm, conv, 1, (i) => (all &&= !isEmptyLuaValue(vm, conv, i)));
       vm.x.lua_pushboolean(vm.L, all ? 1 : 0);
       return 1;
     },
     any(vm, nargs) {
-      needTable(vm, nargs, 'any', 'any requires 1 argument');
+      needTable(vm, nargs, 'any', 'any requires 1 arguments');
       let any = false;
       forEachValue(vm, conv, 1, (i) => (any ||= !isEmptyLuaValue(vm, conv, i)));
       vm.x.lua_pushboolean(vm.L, any ? 1 : 0);
@@ -200,6 +208,7 @@ function nativeFunctions(conv: Converter): HelperTable {
       return 1;
     },
     coalesce(vm, nargs) {
+      if (nargs < 1) throw new LuaRaise("bad argument #1 to 'coalesce' (coalesce requires at least 1 argument)");
       for (let i = 1; i <= nargs; i++) {
         if (!isEmptyLuaValue(vm, conv, i)) {
           vm.x.lua_pushvalue(vm.L, i);
@@ -259,16 +268,16 @@ export function sprigModule(conv: Converter, provider: LuaSprigProvider): Helper
     if (!impl) continue;
     fns[name] = (vm, nargs) => {
       if (nargs < spec.params.filter((p) => p !== 'number').length) {
-        const n = spec.params.length;
-        throw new LuaRaise(`bad argument #1 to '${name}' (${name} requires ${n} argument${n === 1 ? '' : 's'})`);
+        throw new LuaRaise(`bad argument #1 to '${name}' (${spec.arity ?? `${name} requires ${spec.params.length} arguments`})`);
       }
       let args = spec.params.map((p, i) => readParam(vm, conv, i + 1, p, name));
-      if (spec.spread) args = Array.isArray(args[0]) ? (args[0] as unknown[]) : [];
+      if (spec.spread) args = tableValues(args[0]);
       while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
       let result: unknown;
       try {
         result = impl(...args);
       } catch (err) {
+        if (err instanceof LuaRaise) throw err;
         const message = err instanceof Error ? err.message : String(err);
         if (spec.result === 'pair') {
           vm.x.lua_pushnil(vm.L);
@@ -277,7 +286,8 @@ export function sprigModule(conv: Converter, provider: LuaSprigProvider): Helper
         }
         throw new LuaRaise(`${name}: ${message}`);
       }
-      conv.push(toLuaJson(result));
+      if (result instanceof Uint8Array) vm.pushBytes(result);
+      else conv.push(toLuaJson(result));
       if (spec.result === 'pair') {
         vm.x.lua_pushnil(vm.L);
         return 2;
@@ -288,12 +298,18 @@ export function sprigModule(conv: Converter, provider: LuaSprigProvider): Helper
   return fns;
 }
 
+// tableValues is the values of a table read as JSON, as lua-utils' ForEach visits them (array part, then the rest).
+function tableValues(t: unknown): unknown[] {
+  if (Array.isArray(t)) return t;
+  return t !== null && typeof t === 'object' ? Object.values(t) : [];
+}
+
 // toLuaJson keeps what a Lua value can hold; Maps (Go maps from a provider) become objects.
 function toLuaJson(v: unknown): JsonValue {
   if (v === undefined || v === null) return null;
   if (v instanceof Map) return Object.fromEntries([...v].map(([k, e]) => [String(k), toLuaJson(e)]));
   if (Array.isArray(v)) return v.map(toLuaJson);
   if (typeof v === 'object') return Object.fromEntries(Object.entries(v as object).map(([k, e]) => [k, toLuaJson(e)]));
-  if (typeof v === 'bigint') return Number(v);
+  // A bigint is an int64 beyond 2^53 (Lua 5.4 integers hold it exactly; gopher-lua would round it to a float).
   return v as JsonValue;
 }
