@@ -138,6 +138,8 @@ export class Cluster {
   private readonly uidIndex = new Map<string, { storage: string; key: string }>();
   private readonly ownerIndex = new Map<string, Set<string>>();
   private readonly allocators = new Map<string, RangeAllocator>();
+  /** Changes made in memory whose commit is still pending, in resourceVersion order. */
+  private readonly uncommitted = new Set<ChangeEvent>();
   private readonly writeListeners: ((storage: string, cur: Stored | undefined, prev: Stored | undefined) => void)[] = [];
 
   constructor(
@@ -164,11 +166,6 @@ export class Cluster {
     this.allocators.set(name, a);
   }
 
-  /** hasAllocator tells whether a named allocator exists. */
-  hasAllocator(name: string): boolean {
-    return this.allocators.has(name);
-  }
-
   /** onWrite registers a listener run synchronously on every change in memory (and on its undo after a failed
    * commit), before the change is committed; the CRD registry uses it so a new resource is served at once. */
   onWrite(fn: (storage: string, cur: Stored | undefined, prev: Stored | undefined) => void): void {
@@ -189,6 +186,15 @@ export class Cluster {
   /** get reads one object. */
   get(storage: string, namespace: string | undefined, name: string): Stored | undefined {
     return this.tables.get(storage)?.objects.get(objectKey(namespace, name));
+  }
+
+  /** changesSince lists the changes of one table after rv — committed ones from the watch window, then pending ones —
+   * or undefined when rv is older than the window. */
+  changesSince(storage: string, rv: number): ChangeEvent[] | undefined {
+    const committed = this.hub.since(storage, rv);
+    if (!committed) return undefined;
+    for (const ev of this.uncommitted) if (ev.storage === storage && ev.rv > rv) committed.push(ev);
+    return committed;
   }
 
   /** byUid finds an object by metadata.uid. */
@@ -257,11 +263,16 @@ export class Cluster {
     this.setEntry(storage, key, prev, next);
     this.notify(storage, next, prev);
     const ev: ChangeEvent = { type: prev ? 'MODIFIED' : 'ADDED', rv, storage, cur: next, prev };
+    this.uncommitted.add(ev);
     this.ctx.store.write(
       { op: 'put', cluster: this.name, resource: storage, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name!, rv, data: json },
       {
-        committed: () => this.hub.publish(ev),
+        committed: () => {
+          this.uncommitted.delete(ev);
+          this.hub.publish(ev);
+        },
         failed: () => {
+          this.uncommitted.delete(ev);
           if (t.objects.get(key) === next) {
             this.setEntry(storage, key, next, prev);
             this.notify(storage, prev, next);
@@ -283,14 +294,17 @@ export class Cluster {
     this.setEntry(storage, key, prev, undefined);
     this.notify(storage, undefined, prev);
     const ev: ChangeEvent = { type: 'DELETED', rv, storage, prev };
+    this.uncommitted.add(ev);
     this.ctx.store.write(
       { op: 'delete', cluster: this.name, resource: storage, namespace: namespace ?? '', name, rv },
       {
         committed: () => {
+          this.uncommitted.delete(ev);
           this.hub.publish(ev);
           opts.onCommit?.();
         },
         failed: () => {
+          this.uncommitted.delete(ev);
           if (!t.objects.has(key)) {
             this.setEntry(storage, key, undefined, prev);
             this.notify(storage, prev, undefined);
@@ -299,14 +313,5 @@ export class Cluster {
       },
     );
     return rv;
-  }
-
-  /** dropTable removes every object of a storage table at once (a CRD's last instances are gone). */
-  dropTable(storage: string): void {
-    const t = this.tables.get(storage);
-    if (!t) return;
-    for (const [key, s] of t.objects) this.index(storage, key, s.obj.metadata, false);
-    this.tables.delete(storage);
-    this.ctx.store.write({ op: 'deleteResource', cluster: this.name, resource: storage, rv: this.ctx.currentRv() });
   }
 }

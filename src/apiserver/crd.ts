@@ -7,7 +7,7 @@ import type { Cluster } from './cluster.js';
 import { ageColumn, asArray, asRecord, column, createdAtColumn, nameColumn, sinceTimestamp } from './printers.js';
 import { ALL_VERBS, gvString, withApiVersion, type PrinterColumn, type ResourceDescriptor, type ScaleSpec } from './resource.js';
 import { defineBuiltin } from './kinds/define.js';
-import { clone, isPlainObject, type KubeObject, type Stored } from './types.js';
+import { isPlainObject, type KubeObject, type Stored } from './types.js';
 
 /** CRD_STORAGE is the storage key of CustomResourceDefinitions. */
 export const CRD_STORAGE = 'apiextensions.k8s.io/customresourcedefinitions';
@@ -199,18 +199,12 @@ export function crdDescriptor(crd: KubeObject): ResourceDescriptor {
     crd: String(crd.metadata?.name ?? ''),
     hooks: {
       decode(obj) {
-        // Go: structural pruning in the CR decoder — unknown fields are dropped unless preserved.
+        // Go: the CR decoder — defaults of the request version, then structural pruning of unknown fields.
         const version = String(obj.apiVersion ?? '').split('/').pop() ?? storage;
         const schema = schemaOf(version);
         if (!schema) return obj;
-        return compileSchema(schema).prune(obj).object as KubeObject;
-      },
-      default(obj) {
-        const schema = schemaOf(storage);
-        if (!schema) return;
-        const withDefaults = compileSchema(schema).applyDefaults(obj) as KubeObject;
-        for (const k of Object.keys(obj)) delete obj[k];
-        Object.assign(obj, withDefaults);
+        const compiled = compileSchema(schema);
+        return compiled.prune(compiled.applyDefaults(obj)).object as KubeObject;
       },
       fields(obj) {
         const out: Record<string, string> = {};
@@ -347,15 +341,8 @@ export function watchCrds(cluster: Cluster, onRemoved: (desc: ResourceDescriptor
   });
 }
 
-/** crdForInstances finds the CRD object a custom resource storage belongs to. */
+/** cleanupTarget finds the descriptor of the custom resources a CRD defines. */
 export function cleanupTarget(cluster: Cluster, crd: KubeObject): ResourceDescriptor | undefined {
   const spec = asRecord(crd.spec);
   return cluster.registry.forGroupResource(String(spec.group ?? ''), String(asRecord(spec.names).plural ?? ''));
-}
-
-/** withoutCleanupFinalizer returns the CRD without its cleanup finalizer (to finish its deletion). */
-export function withoutCleanupFinalizer(crd: KubeObject): KubeObject {
-  const out = clone(crd);
-  out.metadata!.finalizers = (out.metadata!.finalizers ?? []).filter((f) => f !== CRD_CLEANUP_FINALIZER);
-  return out;
 }

@@ -48,7 +48,7 @@ import {
   type WriteOptions,
 } from './registry.js';
 import { gvString } from './resource.js';
-import { badRequest, invalid, methodNotAllowed, notAcceptable, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
+import { badRequest, invalid, methodNotAllowed, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
 import { isPlainObject, type KubeObject, type Stored } from './types.js';
 import { filterEvent, type ChangeEvent, type Subscriber, type WatchEventType } from './watch.js';
 

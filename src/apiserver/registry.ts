@@ -28,7 +28,7 @@ import {
   forbidden,
   GoRepr,
   invalid,
-  methodNotSupported,
+  methodNotAllowed,
   notFound,
   OPTIMISTIC_LOCK_MESSAGE,
   resourceExpired,
@@ -236,6 +236,10 @@ export interface WriteResult {
 /** create handles POST on a collection; it takes ownership of body. Go: genericregistry.Store.Create + handlers.createHandler */
 export function create(scope: Scope, body: unknown, o: WriteOptions): WriteResult {
   const obj = decodeObject(scope, body, o, undefined, { owned: true });
+  if (scope.desc.hooks.review) {
+    if (scope.desc.namespaced) ensureNamespace(scope, obj.metadata!);
+    return { obj: outputObject(scope, scope.desc.hooks.review(obj, hookContext(scope, o))) };
+  }
   return createObject(scope, obj, o, { trackFields: true });
 }
 
@@ -828,16 +832,15 @@ export function list(scope: Scope, o: ListOptions): ListResult {
   let keys = table.sortedKeys();
   let view = (k: string): Stored | undefined => table.objects.get(k);
   if (snapshotRv < current) {
-    const later = cluster.hub.since(desc.storage, snapshotRv);
+    const later = cluster.changesSince(desc.storage, snapshotRv);
     if (!later) throw resourceExpired(o.continue ? EXPIRED_CONTINUE : `too old resource version: ${snapshotRv} (${cluster.hub.floor})`);
-    // Uncommitted writes are newer than anything a client has seen: undo them too.
+    // The first change of each key after snapshotRv tells its state at snapshotRv.
     const undone = new Map<string, Stored | undefined>();
     for (const ev of later) {
       const s = ev.prev ?? ev.cur!;
       const k = objectKey(s.obj.metadata.namespace, s.obj.metadata.name!);
       if (!undone.has(k)) undone.set(k, ev.type === 'ADDED' ? undefined : ev.prev);
     }
-    for (const [k, s] of table.objects) if (s.rv > snapshotRv && !undone.has(k)) undone.set(k, undefined);
     if (undone.size > 0) {
       const all = new Set(keys);
       for (const k of undone.keys()) all.add(k);
@@ -908,9 +911,9 @@ export function deleteCollection(scope: Scope, lo: ListOptions, opts: DeleteOpti
   return out;
 }
 
-/** unsupportedVerb is the 405 a descriptor without the verb answers. */
+/** checkVerb answers 405 for a verb the resource does not serve (kube registers no route for it). */
 export function checkVerb(desc: ResourceDescriptor, verb: string): void {
-  if (!desc.verbs.includes(verb)) throw methodNotSupported(groupResource(desc), verb);
+  if (!desc.verbs.includes(verb)) throw methodNotAllowed();
 }
 
 /** mutate applies fn to a copy of the current object and writes it as an update (for in-process controllers).

@@ -64,6 +64,8 @@ export interface KindHooks {
   allocate?(obj: KubeObject, old: KubeObject | undefined, ctx: HookContext): () => void;
   /** release frees what obj holds (on delete, or on a failed/rolled-back write). */
   release?(obj: KubeObject, ctx: HookContext): void;
+  /** review makes a create-only kind answer with a computed status instead of storing anything (access reviews). */
+  review?(obj: KubeObject, ctx: HookContext): KubeObject;
   /** validateDelete may refuse a deletion (Namespace: the system namespaces); throws a StatusError. */
   validateDelete?(obj: KubeObject, ctx: HookContext): void;
   /** beginDelete adjusts the object when its deletion starts (Namespace phase Terminating, CRD cleanup finalizer). */
@@ -118,12 +120,6 @@ export interface ResourceDescriptor {
 /** gvString renders group/version ("v1" for core). */
 export function gvString(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
-}
-
-/** parseApiVersion splits "apps/v1" into group and version ("v1" → core). */
-export function parseApiVersion(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 /** ALL_VERBS are the verbs of an ordinary resource. */

@@ -122,17 +122,6 @@ function orderedDetails(d: StatusDetails): StatusDetails {
   return out;
 }
 
-/** successStatus is the Status a DELETE answers with when the object is gone and the kind does not return it. */
-export function successStatus(details: StatusDetails): Status {
-  return {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Success',
-    details: orderedDetails(details),
-  } as unknown as Status;
-}
-
 /** notFound: `configmaps "x" not found` (404). Go: errors.NewNotFound */
 export function notFound(gr: GroupResource, name: string): StatusError {
   return new StatusError(
@@ -224,16 +213,6 @@ export function badRequest(message: string): StatusError {
   return new StatusError(status(400, 'BadRequest', message));
 }
 
-/** methodNotSupported: `<action> is not supported on resources of kind "x"` (405). Go: errors.NewMethodNotSupported */
-export function methodNotSupported(gr: GroupResource, action: string): StatusError {
-  return new StatusError(
-    status(405, 'MethodNotAllowed', `${action} is not supported on resources of kind ${goQuote(grString(gr))}`, {
-      group: gr.group,
-      kind: gr.resource,
-    }),
-  );
-}
-
 /** methodNotAllowed is the router's 405 for an HTTP method a path does not serve. */
 export function methodNotAllowed(): StatusError {
   return new StatusError(status(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}));
@@ -279,18 +258,6 @@ export function forbidden(gr: GroupResource, name: string, why: string, causes?:
   const what = grString(gr);
   const message = name ? `${what} ${goQuote(name)} is forbidden: ${why}` : `${what} is forbidden: ${why}`;
   return new StatusError(status(403, 'Forbidden', message, { name, group: gr.group, kind: gr.resource, causes }));
-}
-
-/** internalError: `Internal error occurred: <err>` (500). Go: errors.NewInternalError */
-export function internalError(message: string, cause?: unknown): StatusError {
-  return new StatusError(status(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }), { cause });
-}
-
-/** timeoutError: 504 Timeout. Go: errors.NewTimeoutError */
-export function timeoutError(message: string, retryAfterSeconds: number): StatusError {
-  return new StatusError(
-    status(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds }),
-  );
 }
 
 /** goQuote quotes a string like Go's %q (strconv.Quote): printable runes kept, control characters escaped. */

@@ -79,13 +79,6 @@ export class WatchHub {
     this.listeners.push(fn);
   }
 
-  /** subscriberCount is the number of live watch subscribers (all tables). */
-  get subscriberCount(): number {
-    let n = 0;
-    for (const s of this.subscribers.values()) n += s.size;
-    return n;
-  }
-
   /** publish records a committed event and delivers it. Called in commit order. */
   publish(ev: ChangeEvent): void {
     this.window.push(ev);
@@ -99,6 +92,8 @@ export class WatchHub {
     }
     const set = this.subscribers.get(ev.storage);
     if (set) for (const s of set) s.onEvent(ev);
+    // Renderings are shared by this fan-out only; a later replay renders again rather than the window keeping them.
+    ev.cache = undefined;
     for (const l of this.listeners) l(ev);
   }
 
@@ -118,7 +113,7 @@ export class WatchHub {
     return out;
   }
 
-  /** closeStorage ends every subscriber of a table (its resource went away) through the given callback. */
+  /** subscribersOf lists the subscribers of a table (to close them when its resource goes away). */
   subscribersOf(storage: string): Subscriber[] {
     return [...(this.subscribers.get(storage) ?? [])];
   }

@@ -254,6 +254,13 @@ describe('kubectl', () => {
     }
   });
 
+  test('auth can-i and whoami: every cluster token is an administrator', async () => {
+    assert.equal(await ok(['auth', 'can-i', 'delete', 'secrets', '-n', 'kube-system']), 'yes\n');
+    assert.match(await ok(['auth', 'whoami']), /Username\s+ripple:kube:admin\nGroups\s+\[system:masters system:authenticated\]/);
+    const get = await kubectl(['get', 'selfsubjectaccessreviews']);
+    assert.equal(get.stderr, 'Error from server (MethodNotAllowed): the server does not allow this method on the requested resource\n');
+  });
+
   test('contexts are separate clusters', async () => {
     await ok(['--context', 'other', 'create', 'namespace', 'only-there']);
     assert.equal((await kubectl(['get', 'namespace', 'only-there'])).code, 1);

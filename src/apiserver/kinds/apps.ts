@@ -78,18 +78,25 @@ function workloadHooks(kind: string, defaults: (spec: Record<string, unknown>) =
 }
 
 const containersOf = (o: KubeObject) => asArray(asRecord(asRecord(asRecord(o.spec).template).spec).containers).map(asRecord);
-/** deploymentDescriptor: apps/v1 Deployment with defaults, status and /scale. */
-export const deploymentDescriptor = defineBuiltin({
+
+// What apps/v1 workloads share: scope, the "all" category, status and /scale on spec.replicas, generation.
+const WORKLOAD = {
   group: 'apps',
   version: 'v1',
-  kind: 'Deployment',
-  plural: 'deployments',
   namespaced: true,
-  shortNames: ['deploy'],
   categories: ['all'],
   status: true,
   scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
   tracksGeneration: true,
+} as const;
+
+/** deploymentDescriptor: apps/v1 Deployment with defaults, status and /scale. */
+export const deploymentDescriptor = defineBuiltin({
+  ...WORKLOAD,
+  categories: [...WORKLOAD.categories],
+  kind: 'Deployment',
+  plural: 'deployments',
+  shortNames: ['deploy'],
   columns: [
     nameColumn,
     column('Ready', 'string', (o) => `${asRecord(o.status).readyReplicas ?? 0}/${asRecord(o.spec).replicas ?? 0}`, { description: 'Number of the pod with ready state' }),
@@ -113,16 +120,11 @@ export const deploymentDescriptor = defineBuiltin({
 
 /** replicaSetDescriptor: apps/v1 ReplicaSet (served so kubectl describe deployment can list them). */
 export const replicaSetDescriptor = defineBuiltin({
-  group: 'apps',
-  version: 'v1',
+  ...WORKLOAD,
+  categories: [...WORKLOAD.categories],
   kind: 'ReplicaSet',
   plural: 'replicasets',
-  namespaced: true,
   shortNames: ['rs'],
-  categories: ['all'],
-  status: true,
-  scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
-  tracksGeneration: true,
   columns: [
     nameColumn,
     column('Desired', 'integer', (o) => asRecord(o.spec).replicas ?? 0),

@@ -14,6 +14,7 @@ import {
 } from './core.js';
 import { endpointSliceDescriptor, ingressClassDescriptor, ingressDescriptor, leaseDescriptor, networkPolicyDescriptor } from './networking.js';
 import { clusterRoleBindingDescriptor, clusterRoleDescriptor, roleBindingDescriptor, roleDescriptor } from './rbac.js';
+import { reviewDescriptors } from './review.js';
 import { serviceDescriptor } from './service.js';
 
 /** BUILTIN_DESCRIPTORS lists the built-in kinds with their real scopes and behaviours. */
@@ -39,4 +40,5 @@ export const BUILTIN_DESCRIPTORS: ResourceDescriptor[] = [
   roleDescriptor,
   endpointSliceDescriptor,
   crdKindDescriptor,
+  ...reviewDescriptors,
 ];

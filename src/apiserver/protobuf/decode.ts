@@ -173,6 +173,17 @@ function special(name: string, r: Reader): { value: unknown } | undefined {
       }
       return { value: type === 1 ? strVal : intVal };
     }
+    case 'k8s.io.api.authorization.v1.ExtraValue':
+    case 'k8s.io.api.authentication.v1.ExtraValue': {
+      // Go: type ExtraValue []string — a JSON array, not an object.
+      const items: string[] = [];
+      while (!r.done) {
+        const key = Number(r.varint());
+        if (key >> 3 === 1) items.push(r.bytes().toString('utf8'));
+        else r.skip(key & 7);
+      }
+      return { value: items };
+    }
     case RAW_EXTENSION:
     case FIELDS_V1: {
       let raw: Buffer | undefined;
