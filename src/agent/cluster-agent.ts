@@ -73,6 +73,7 @@ class InClusterAgent implements ClusterAgent {
   private ready = false;
   private stopped = false;
   private readonly failures = new Map<string, string>();
+  private wanted = new Set<string>();
 
   constructor(
     private readonly options: ClusterAgentOptions,
@@ -172,6 +173,14 @@ class InClusterAgent implements ClusterAgent {
     }
     this.detector.setEventSources(wanted);
     const id = this.options.cluster;
+    // EventSources that just went away: withdraw their reports by name (a write may still be in flight, so the
+    // stored reports below are not enough).
+    for (const es of this.wanted) {
+      if (wanted.has(es)) continue;
+      this.managed.withdraw(SVELTOS_NAMESPACE, es);
+      this.mgmt?.withdraw(id.clusterNamespace, managementReportName(id, es));
+    }
+    this.wanted = new Set(wanted.keys());
     if (this.managed.hasSynced()) {
       for (const r of this.managed.observed()) {
         const es = r.metadata.labels?.[Labels.eventSourceName];
@@ -192,7 +201,7 @@ class InClusterAgent implements ClusterAgent {
   }
 
   private onReport(u: ReportUpdate): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.wanted.has(u.content.eventSourceName)) return;
     this.managed.set(buildManagedReport(u.content), u.since);
     this.mgmt?.set(buildManagementReport(this.options.cluster, u.content), u.since);
     const es = u.content.eventSourceName;

@@ -457,6 +457,12 @@ class Manager implements AgentManager {
 
   // sweepReports withdraws management-cluster reports of known clusters that no trigger needs any more.
   private sweepReports(desired: ReadonlySet<string>): void {
+    // Reports this process wants present but no longer needs (an update may still be in flight: withdraw by name).
+    for (const key of this.writer.presentKeys()) {
+      if (desired.has(key)) continue;
+      const i = key.indexOf('/');
+      this.writer.withdraw(key.slice(0, i), key.slice(i + 1));
+    }
     for (const r of this.writer.observed()) {
       const id = this.reportIdentity(r);
       if (!id) continue;

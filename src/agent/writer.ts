@@ -186,6 +186,11 @@ export class ReportWriter {
     return this.desired.has(keyOf(namespace, name));
   }
 
+  /** presentKeys lists the `namespace/name` keys the writer keeps present. */
+  presentKeys(): string[] {
+    return [...this.desired].filter(([, d]) => d.state === 'present').map(([k]) => k);
+  }
+
   /** desiredReport returns the desired report of a key, if present. */
   desiredReport(namespace: string, name: string): ReportObject | undefined {
     const d = this.desired.get(keyOf(namespace, name));
