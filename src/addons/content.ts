@@ -22,7 +22,8 @@ function checkObject(v: unknown): string | undefined {
   if (typeof v.apiVersion !== 'string' || v.apiVersion === '') return 'Object \'apiVersion\' is missing';
   if (typeof v.kind !== 'string' || v.kind === '') return 'Object \'Kind\' is missing';
   const md = v.metadata;
-  if (!isRecord(md) || typeof md.name !== 'string' || md.name === '') return `${v.kind}: metadata.name is missing`;
+  if (!isRecord(md) || md.name === undefined || md.name === null || md.name === '') return `${v.kind}: metadata.name is missing`;
+  if (typeof md.name !== 'string') return `${v.kind}: metadata.name must be a string, got ${JSON.stringify(md.name)} (quote it: YAML reads y/n/yes/no/on/off as booleans)`;
   if (md.namespace !== undefined && md.namespace !== null && typeof md.namespace !== 'string') return `${v.kind} ${md.name}: metadata.namespace must be a string`;
   return undefined;
 }

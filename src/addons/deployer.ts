@@ -2,6 +2,7 @@
 // ClusterSummaries, ConfigMaps, Secrets), the two controllers, the indexes that route every change to exactly the
 // keys it affects, and the cluster registry's change notifications. `startAddonDeployer` is what `ripple up` /
 // `ripple manager` call.
+import { Annotations } from '../api/index.js';
 import { silentLogger, type Logger, type Registry } from '../obs/index.js';
 import type { ClusterRegistry } from '../clusters/index.js';
 import type { FuncOptions } from '../funcs/index.js';
@@ -81,6 +82,7 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
     caches,
   };
   const coalesceMs = options.coalesceMs ?? 10;
+  const removers: (() => void)[] = [];
 
   let summaryController!: Controller;
   const summaries = new SummaryReconciler(c, (key) => summaryController.enqueue(key));
@@ -96,6 +98,17 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
   };
   profileController.watch(caches.clusterProfiles, profileKeys('ClusterProfile'));
   profileController.watch(caches.profiles, profileKeys('Profile'));
+  // A profile paused or resumed: its ClusterSummaries re-evaluate (a paused profile updates none of them).
+  for (const [kind, view] of [['ClusterProfile', caches.clusterProfiles], ['Profile', caches.profiles]] as const) {
+    removers.push(
+      view.addHandler({
+        onUpdate: (o, n) => {
+          if ((o.metadata.annotations?.[Annotations.profilePaused] === undefined) === (n.metadata.annotations?.[Annotations.profilePaused] === undefined)) return;
+          for (const cs of caches.summaries.cache.byIndex(PROFILE_INDEX, profileKey(kind, n.metadata.namespace, n.metadata.name))) summaryController.enqueue(objectKey(cs));
+        },
+      }),
+    );
+  }
   // ClusterSummaries: their owner profile (status roll-up, re-creation after withdrawal)…
   profileController.watch(caches.summaries, (o) => profileIndexOf(o));
   // …and themselves, plus the ClusterSummaries in the same cluster that depend on them or that they depend on.
@@ -120,7 +133,6 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
     return keys;
   });
   // Referenced ConfigMaps/Secrets: exactly their readers.
-  const removers: (() => void)[] = [];
   for (const s of [caches.configMaps, caches.secrets]) {
     removers.push(s.addHandler({
       onAdd: (o) => summaries.onReferenceChange(undefined, o),

@@ -214,7 +214,11 @@ export class SummaryReconciler {
     const type = (cs.spec.clusterType === 'Capi' ? 'Capi' : 'Sveltos') as ClusterType;
     const entry = this.c.registry.get(clusterKey(type, cs.spec.clusterNamespace, cs.spec.clusterName));
     if (cs.metadata.deletionTimestamp) return this.withdraw(key, raw, cs, profile, type, entry, rctx);
-    if (cs.metadata.annotations?.[Annotations.profilePaused] !== undefined) return this.writeStatus(raw, cs, { ...(cs.status ?? {}), reconciliationSuspended: true, suspensionReason: `${profile.kind} ${profile.name} is paused (annotation ${Annotations.profilePaused})` });
+    // Paused: the annotation copied from the profile, or on the profile itself (a paused profile updates nothing).
+    const owner = this.profileObject(profile, raw.metadata.namespace);
+    if (cs.metadata.annotations?.[Annotations.profilePaused] !== undefined || owner?.metadata.annotations?.[Annotations.profilePaused] !== undefined) {
+      return this.writeStatus(raw, cs, { ...(cs.status ?? {}), reconciliationSuspended: true, suspensionReason: `${profile.kind} ${profile.name} is paused (annotation ${Annotations.profilePaused})` });
+    }
     // No registered cluster, or a paused one: nothing may be written there; the cluster's events re-queue us.
     if (!entry || entry.paused) return;
     const spec = cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec);
@@ -845,16 +849,25 @@ export class SummaryReconciler {
         await this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: `cannot remove the deployed add-ons: ${err.message}` });
         return { requeue: true };
       }
-      const deployed = await this.scanDeployed(cs, profile, type, this.recordedGvks(cs), clients);
       const leave = spec.stopMatchingBehavior === 'LeavePolicies';
       this.drift.untrack(key);
-      const outcome = await execute(planWithdrawal(deployed, leave, STAMP_ANNOTATIONS, [Labels.reason]), clients, {
-        fieldManager: this.c.fieldManager,
-        dryRun: false,
-        continueOnConflict: true,
-        continueOnError: true,
-        signal: rctx.signal,
-      });
+      let outcome: ExecuteOutcome;
+      try {
+        const deployed = await this.scanDeployed(cs, profile, type, this.recordedGvks(cs), clients);
+        outcome = await execute(planWithdrawal(deployed, leave, STAMP_ANNOTATIONS, [Labels.reason]), clients, {
+          fieldManager: this.c.fieldManager,
+          dryRun: false,
+          continueOnConflict: true,
+          continueOnError: true,
+          signal: rctx.signal,
+        });
+      } catch (err) {
+        if (!isTransient(err)) throw err;
+        // Unreachable is not evidence of anything: keep the finalizer and retry with backoff.
+        const message = `cannot remove the deployed add-ons from cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}: ${errorMessage(err)}`;
+        await this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: message, featureSummaries: [{ featureID: RESOURCES, status: 'Removing', failureMessage: message }] });
+        return { requeue: true };
+      }
       for (const r of outcome.results) this.c.metrics?.objects.inc({ op: opOf(r) });
       if (outcome.errors.length > 0) {
         const message = outcome.errors.join('\n');
