@@ -269,15 +269,18 @@ export class SummaryReconciler {
         result = r.result;
         if (r.gvks) status.deployedGVKs = [{ featureID: RESOURCES, deployedGroupVersionKind: r.gvks }];
       } catch (err) {
-        if (err instanceof ClusterError || isTransient(err)) {
-          const failure = { message: err instanceof ClusterError ? err.message : `cluster ${entry.key}: ${errorMessage(err)}`, reason: 'DeploymentFailed', nonRetriable: false };
-          feature = this.failedFeature(prevFeature, failure, undefined);
-          record(this.c, raw, 'Warning', failure.reason, failure.message);
-          this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'failed' });
-          result = { requeue: true };
-        } else {
+        // Every failure lands in status; unexpected ones are also thrown so the controller logs and retries them.
+        const expected = err instanceof ClusterError || isTransient(err);
+        const message = err instanceof ClusterError ? err.message : `${expected ? `cluster ${entry.key}` : 'internal error'}: ${errorMessage(err)}`;
+        const failure = { message, reason: 'DeploymentFailed', nonRetriable: false };
+        feature = this.failedFeature(prevFeature, failure, undefined);
+        record(this.c, raw, 'Warning', failure.reason, failure.message);
+        this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'failed' });
+        if (!expected) {
+          await this.writeStatus(raw, cs, { ...status, featureSummaries: [feature, ...features.filter((f) => f.featureID !== RESOURCES)] });
           throw err;
         }
+        result = { requeue: true };
       }
       this.c.metrics?.deployDuration.observe({ feature: RESOURCES }, (performance.now() - t0) / 1000);
     }
@@ -646,7 +649,14 @@ export class SummaryReconciler {
     const observed = new Map<string, KubeObject | null>();
     await runLimited(desired, 16, async (d) => {
       const id = identityOf(d.target, d.object);
-      observed.set(identityKey(id), (await clients[d.target]!.getIfExists<KubeObject>(refOf(id), { signal: rctx.signal })) ?? null);
+      let o: KubeObject | undefined;
+      try {
+        o = await clients[d.target]!.getIfExists<KubeObject>(refOf(id), { signal: rctx.signal });
+      } catch (err) {
+        // A kind not served yet (its CRD comes in this deployment) has no objects.
+        if (!isKindNotInstalled(err)) throw err;
+      }
+      observed.set(identityKey(id), o ?? null);
     });
     const nsKnown = new Set<string>();
     const nsNeeded = new Map<string, { target: Target; name: string }>();
