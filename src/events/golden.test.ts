@@ -18,7 +18,7 @@ import type { EventReport } from '../api/index.js';
 import { eventFuncMap } from '../funcs/index.js';
 import { renderEvents, type SourceObject } from './render.js';
 import { reportEvents } from './report-events.js';
-import { encodeEventReportResources } from './report-resources.js';
+import { encodeEventReportResources } from '../agent/index.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const dir = join(root, 'testdata', 'events', 'instantiate');

@@ -2,12 +2,12 @@
 // Ripple's CRDs, SveltosClusters marked ready (no agent, no readiness probing), EventReports written the way the
 // agent writes them, and a manager that can be stopped and started again (restart tests).
 import { Registry } from 'prom-client';
-import { eventReportName, generateCrds, Labels } from '../api/index.js';
+import { eventReportName, generateCrds } from '../api/index.js';
+import { buildManagementReport, encodeEventReportResources, FIELD_MANAGER as AGENT_FIELD_MANAGER, objectReferenceOf, PHASE_WAITING } from '../agent/index.js';
 import { ClusterRegistry, clusterKey } from '../clusters/index.js';
 import { EventRecorder, InformerFactory, KubeClient, isAlreadyExists, type KubeObject } from '../kube/index.js';
 import { startTestApiServer, type TestApiServer } from '../../test/support/apiserver.js';
 import { startEventManager, type EventManager, type EventManagerOptions } from './manager.js';
-import { encodeEventReportResources } from './report-resources.js';
 
 /** HarnessCluster is a managed cluster known only as a SveltosCluster in the management cluster. */
 export interface HarnessCluster {
@@ -80,34 +80,19 @@ export async function startHarness(o: { clusters?: HarnessCluster[]; watchWindow
       await mgmt.patch({ ...SC, namespace, name }, 'merge', { metadata: { labels } });
     },
     async putReport(c, es, resources, ro = {}) {
-      const name = eventReportName('Sveltos', es, c.name);
-      const matchingResources = resources.map((r) => ({
-        apiVersion: r.apiVersion,
-        kind: r.kind,
-        namespace: r.metadata.namespace,
-        name: r.metadata.name,
-      }));
-      const spec: Record<string, unknown> = { clusterNamespace: c.namespace, clusterName: c.name, clusterType: 'Sveltos', eventSourceName: es, matchingResources };
-      if (ro.collect !== false) {
-        const b64 = encodeEventReportResources(resources);
-        if (b64 !== undefined) spec.resources = b64;
-      }
-      await mgmt.apply(
+      // Exactly what the agent writes: its report builder and encoding, its field manager, then the phase.
+      const report = buildManagementReport(
+        { clusterNamespace: c.namespace, clusterName: c.name, clusterType: 'Sveltos' },
         {
-          apiVersion: 'lib.projectsveltos.io/v1beta1',
-          kind: 'EventReport',
-          metadata: {
-            namespace: c.namespace,
-            name,
-            labels: {
-              [Labels.eventSourceName]: es,
-              [Labels.eventReportClusterName]: c.name,
-              [Labels.eventReportClusterType]: 'sveltos',
-            },
-          },
-          spec,
+          eventSourceName: es,
+          matchingResources: resources.map((r) => objectReferenceOf(r)),
+          resources: ro.collect === false ? undefined : encodeEventReportResources(resources),
         },
-        { fieldManager: 'ripple-agent', force: true },
+      );
+      await mgmt.apply(report as unknown as KubeObject, { fieldManager: AGENT_FIELD_MANAGER, force: true });
+      await mgmt.apply(
+        { apiVersion: report.apiVersion, kind: report.kind, metadata: { name: report.metadata.name, namespace: c.namespace }, status: { phase: PHASE_WAITING } },
+        { fieldManager: AGENT_FIELD_MANAGER, force: true, subresource: 'status' },
       );
     },
     async deleteReport(c, es) {

@@ -1,7 +1,7 @@
 // events: the event manager — EventTrigger × EventReport × cluster → instantiated ConfigMaps/Secrets and generated
 // ClusterProfiles in the management cluster, withdrawn when the event goes away. See README.md in this folder.
 export { EventError, type EventIssue, type EventIssueCode } from './errors.js';
-export { decodeEventReportResources, encodeEventReportResources, splitEventReportResources, sortedJSON } from './report-resources.js';
+export { decodeResourcesForTemplates } from './report-resources.js';
 export { reportEvents, resourceEventId, cloudEventId, groupOf, type ReportEvent, type ReportEvents } from './report-events.js';
 export { eventDataFields, EVENT_DATA_FIELDS } from './template-uses.js';
 export { allEventsData, objectReference, oneEventData, type MatchedRef } from './template-data.js';

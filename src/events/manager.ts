@@ -151,8 +151,8 @@ class Manager {
   private secret!: InformerView<Obj>;
 
   // ---- in-memory state (all rebuilt by reconciling after a restart) ----
-  /** Last result per (trigger, cluster) key `trigger|clusterKey`. */
-  private readonly results = new Map<string, PairResult>();
+  /** Last result per trigger, per cluster key. */
+  private readonly results = new Map<string, Map<string, PairResult>>();
   /** ConfigMap/Secret dependency → pairs that read it, and the reverse. */
   private readonly deps = new Map<string, Set<string>>();
   private readonly depsOf = new Map<string, Set<string>>();
@@ -171,6 +171,7 @@ class Manager {
   /** EventSource name → triggers with that literal eventSourceName; triggers whose name is a template. */
   private readonly byEventSource = new Map<string, Set<string>>();
   private readonly templatedEventSource = new Set<string>();
+  private readonly eventSourceOf = new Map<string, string>();
   /** When a report's change was seen (latency metric), by report `ns/name`. */
   private readonly reportSeenAt = new Map<string, number>();
   /** Warnings already emitted (trigger + message), so repeats are not re-recorded on every reconcile. */
@@ -278,14 +279,17 @@ class Manager {
       let s = this.byEventSource.get(es);
       if (!s) this.byEventSource.set(es, (s = new Set()));
       s.add(name);
+      this.eventSourceOf.set(name, es);
     }
   }
 
   private unindexEventSource(name: string): void {
     this.templatedEventSource.delete(name);
-    for (const [es, s] of this.byEventSource) {
-      if (s.delete(name) && s.size === 0) this.byEventSource.delete(es);
-    }
+    const es = this.eventSourceOf.get(name);
+    if (es === undefined) return;
+    this.eventSourceOf.delete(name);
+    const s = this.byEventSource.get(es);
+    if (s?.delete(name) && s.size === 0) this.byEventSource.delete(es);
   }
 
   private reportHandlers() {
@@ -489,7 +493,7 @@ class Manager {
   private async reconcileTrigger(name: string): Promise<void> {
     const src = this.triggerSource(name);
     const withOutputs = this.outputClusters(name);
-    const withResults = new Set([...this.results.keys()].filter((k) => splitPair(k)[0] === name).map((k) => splitPair(k)[1]));
+    const withResults = new Set(this.results.get(name)?.keys() ?? []);
     const fanOut = (keys: Iterable<string>) => {
       for (const c of keys) this.controller.enqueue(keyC(name, c));
     };
@@ -537,7 +541,7 @@ class Manager {
 
     const results = new Map<string, PairResult>();
     for (const c of new Set([...matchKeys, ...withResults])) {
-      const r = this.results.get(`${name}|${c}`);
+      const r = this.results.get(name)?.get(c);
       if (r) results.set(c, r);
     }
     const stored = (src.raw.status ?? undefined) as EventTrigger['status'];
@@ -584,7 +588,7 @@ class Manager {
     const src = this.triggerSource(trigger);
     const entry = this.registry.get(ck);
     const observed = this.outputs(pair);
-    const prev = this.results.get(pair);
+    const prev = this.results.get(trigger)?.get(ck);
     const clusterRef = entry
       ? { apiVersion: entry.ref.apiVersion, kind: entry.ref.kind, namespace: entry.ref.namespace, name: entry.ref.name }
       : { apiVersion: id.type === 'Sveltos' ? 'lib.projectsveltos.io/v1beta1' : 'cluster.x-k8s.io/v1beta1', kind: id.type === 'Sveltos' ? 'SveltosCluster' : 'Cluster', namespace: id.namespace, name: id.name };
@@ -601,7 +605,11 @@ class Manager {
     else if (src.deleting) withdraw = 'EventTrigger being deleted';
     else if (src.problem) return hold('Failed', src.problem);
     else if (src.kind === 'EventBasedAddOn' && this.et.cache.get(undefined, trigger)) return;
-    else if (!entry || entry.deleting) withdraw = 'cluster deleted';
+    else if (src.view?.annotations[Annotations.capiPaused] !== undefined) {
+      // A paused trigger (Cluster API's pause annotation, as Sveltos honours it) changes nothing until unpaused.
+      if (prev) this.setResult(trigger, src, pair, prev);
+      return;
+    } else if (!entry || entry.deleting) withdraw = 'cluster deleted';
     else if (entry.paused || !entry.ready) {
       // Pausing is not unselecting, and a cluster that is not ready says nothing about its events: keep everything.
       if (prev) this.setResult(trigger, src, pair, prev);
@@ -840,15 +848,19 @@ class Manager {
   }
 
   private setResult(trigger: string, src: TriggerSource | undefined, pair: string, r: PairResult): void {
-    const prev = this.results.get(pair);
-    this.results.set(pair, r);
+    let byCluster = this.results.get(trigger);
+    if (!byCluster) this.results.set(trigger, (byCluster = new Map()));
+    const prev = byCluster.get(r.clusterKey);
+    byCluster.set(r.clusterKey, r);
     if (!prev || JSON.stringify(prev) !== JSON.stringify(r)) {
       if (src) this.controller.enqueue(keyT(trigger));
     }
   }
 
   private dropResult(trigger: string, src: TriggerSource | undefined, pair: string, id: ClusterIdentity): void {
-    const had = this.results.delete(pair);
+    const byCluster = this.results.get(trigger);
+    const had = byCluster?.delete(splitPair(pair)[1]) ?? false;
+    if (byCluster?.size === 0) this.results.delete(trigger);
     this.warned.delete(`${trigger}|${pair}`);
     const labels = { event_trigger_name: trigger, cluster_type: id.type, cluster_namespace: id.namespace, cluster_name: id.name };
     this.metrics?.matchingResources.remove(labels);

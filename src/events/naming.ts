@@ -3,7 +3,6 @@
 // source) — so a restart, a crash between two writes or two managers racing never duplicate anything.
 import { createHash } from 'node:crypto';
 import { EventTriggerLabels, isValidLabelValue, Labels, type ClusterType } from '../api/index.js';
-import { sortedJSON } from './report-resources.js';
 
 /** RippleAnnotations are Ripple's own keys (Sveltos ignores them). */
 export const RippleAnnotations = {
@@ -30,6 +29,16 @@ export function generatedName(parts: readonly string[]): string {
   // 20 base-36 digits from 20 bytes; the small modulo bias is irrelevant for names (36^20 ≈ 1.3e31).
   for (let i = 0; i < 20; i++) out += ALPHABET[digest[i] % 36];
   return out;
+}
+
+/** sortedJSON is JSON.stringify with object keys sorted, so equal objects serialise equally. */
+export function sortedJSON(v: unknown): string {
+  return JSON.stringify(v, (_k, val: unknown) => {
+    if (val === null || typeof val !== 'object' || Array.isArray(val)) return val;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(val).sort()) out[k] = (val as Record<string, unknown>)[k];
+    return out;
+  });
 }
 
 /** contentHash is the sha256 (hex) of the key-sorted JSON of a value. */

@@ -7,7 +7,7 @@ import { eventFuncMap } from '../funcs/index.js';
 import { RippleAnnotations } from './naming.js';
 import { renderEvents, type GeneratedObject, type RenderResult, type SourceObject } from './render.js';
 import { reportEvents } from './report-events.js';
-import { encodeEventReportResources } from './report-resources.js';
+import { encodeEventReportResources } from '../agent/index.js';
 
 const funcs = eventFuncMap({ clock: { now: () => 0 } });
 const cluster = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'SveltosCluster', metadata: { namespace: 'ns1', name: 'c1', labels: { env: 'prod', region: 'eu' } }, spec: { x: 3 } };
@@ -171,7 +171,7 @@ describe('ClusterProfile', () => {
   });
 
   test('remoteURL policyRefs are rejected with what to do instead', () => {
-    const r = render({ oneForEvent: true, policyRefs: [{ remoteURL: { url: 'https://x' } }] }, [], [svc('a')]);
+    const r = render({ oneForEvent: true, policyRefs: [{ remoteURL: { url: 'https://x' } as never }] }, [], [svc('a')]);
     assert.match(issueOf(r), /UnsupportedReference: policyRefs\[0\]: remoteURL references are not supported/);
   });
 });

@@ -8,7 +8,7 @@ import { Buffer } from 'node:buffer';
 import type { EventReport } from '../api/index.js';
 import { decodeJSON, isGoMap, TemplateError, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { EventError, issue } from './errors.js';
-import { decodeEventReportResources } from './report-resources.js';
+import { decodeResourcesForTemplates } from './report-resources.js';
 import type { MatchedRef } from './template-data.js';
 
 /** ReportEvent is one event of a report: a matched resource, a CloudEvent, or (oneForEvent false) all of them. */
@@ -76,7 +76,7 @@ function decodeCloudEvents(report: EventReport): GoMap[] {
  * are concatenated, so an object can be listed twice) count once. Throws EventError('InvalidReport').
  */
 export function reportEvents(report: EventReport, oneForEvent: boolean): ReportEvents {
-  const resources = decodeEventReportResources(report.spec.resources);
+  const resources = decodeResourcesForTemplates(report.spec.resources);
   const cloudEvents = decodeCloudEvents(report);
   const matchingRefs: MatchedRef[] = (report.spec.matchingResources ?? []).map((r) => ({
     apiVersion: r.apiVersion ?? '',

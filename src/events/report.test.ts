@@ -9,7 +9,8 @@ import { parseCached } from '../gotemplate/index.js';
 import { seedObjects } from '../../test/support/seeds.js';
 import { EventError } from './errors.js';
 import { reportEvents } from './report-events.js';
-import { decodeEventReportResources, encodeEventReportResources, splitEventReportResources } from './report-resources.js';
+import { encodeEventReportResources } from '../agent/index.js';
+import { decodeResourcesForTemplates } from './report-resources.js';
 import { eventDataFields } from './template-uses.js';
 
 const report = (spec: Partial<EventReport['spec']>): EventReport =>
@@ -22,20 +23,18 @@ const report = (spec: Partial<EventReport['spec']>): EventReport =>
 
 const svc = (ns: string, name: string, port = 80) => ({ apiVersion: 'v1', kind: 'Service', metadata: { namespace: ns, name }, spec: { ports: [{ port }] } });
 
-test('encode writes {json}\\n--- per object (keys sorted), base64; decode gives int64 integers and float64 others', () => {
+test("the agent's encoding decodes for templates with int64 integers and float64 others", () => {
   const b64 = encodeEventReportResources([{ kind: 'Service', apiVersion: 'v1', metadata: { name: 'a' }, spec: { ports: [{ port: 443 }], w: 1.5 } }]);
-  assert.equal(Buffer.from(b64!, 'base64').toString(), '{"apiVersion":"v1","kind":"Service","metadata":{"name":"a"},"spec":{"ports":[{"port":443}],"w":1.5}}\n---');
-  const [o] = decodeEventReportResources(b64);
+  const [o] = decodeResourcesForTemplates(b64);
   const spec = o.spec as { ports: { port: unknown }[]; w: unknown };
   assert.equal(spec.ports[0].port, 443n);
   assert.equal(spec.w, 1.5);
-  assert.equal(encodeEventReportResources([]), undefined, 'nothing collected: the field stays unset');
-  assert.deepEqual(decodeEventReportResources(undefined), []);
+  assert.deepEqual(decodeResourcesForTemplates(undefined), []);
 });
 
 test('the EventReport of seed 003/004 decodes to the Service it shows', () => {
   const er = seedObjects().find((s) => s.seed === '004' && (s.object as { kind?: string }).kind === 'EventReport')!.object as unknown as EventReport;
-  const [svcObj] = decodeEventReportResources(er.spec.resources);
+  const [svcObj] = decodeResourcesForTemplates(er.spec.resources);
   const meta = svcObj.metadata as Record<string, unknown>;
   assert.equal(meta.name, 'my-service');
   assert.equal((svcObj.spec as { ports: { port: unknown }[] }).ports[0].port, 80n);
@@ -43,11 +42,13 @@ test('the EventReport of seed 003/004 decodes to the Service it shows', () => {
   assert.deepEqual(r.events.map((e) => e.id), ['resource:/Service/default/my-service']);
 });
 
-test('older "---" separators on their own line split too; a document that is not JSON is a clear InvalidReport', () => {
-  const text = '---\n{"a":1}\n---\n{"b":2}\n';
-  assert.deepEqual(splitEventReportResources(Buffer.from(text).toString('base64')), ['{"a":1}', '{"b":2}']);
-  const bad = Buffer.from('{"a":1}\n---not json\n---').toString('base64');
-  assert.throws(() => decodeEventReportResources(bad), (e: unknown) => e instanceof EventError && e.code === 'InvalidReport' && /document 2/.test(e.message));
+test('hand-written YAML documents decode too; a document that cannot be read is a clear InvalidReport', () => {
+  const yaml = Buffer.from('---\nkind: Service\nspec:\n  port: 80\n---\n{"kind":"B"}\n').toString('base64');
+  const docs = decodeResourcesForTemplates(yaml);
+  assert.deepEqual(docs.map((d) => d.kind), ['Service', 'B']);
+  assert.equal((docs[0].spec as { port: unknown }).port, 80n);
+  const bad = Buffer.from('{"a":1}\n---{"b": nope}\n---').toString('base64');
+  assert.throws(() => decodeResourcesForTemplates(bad), (e: unknown) => e instanceof EventError && e.code === 'InvalidReport' && /document 2/.test(e.message));
 });
 
 test('oneForEvent true: one event per collected resource, identity includes group and kind, duplicates once', () => {
