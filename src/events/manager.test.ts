@@ -107,6 +107,11 @@ describe('event manager on the embedded API server', () => {
       (r) => r.status?.phase === 'Processed',
     );
     assert.equal(er.status?.failureMessage, undefined);
+    const metrics = await h.metrics.metrics();
+    assert.match(metrics, /projectsveltos_matching_clusters\{event_trigger_name="loadbalancer-class-handler"\} 1/);
+    assert.match(metrics, /projectsveltos_matching_resources\{cluster_type="Sveltos",cluster_namespace="cluster-a",cluster_name="a",event_trigger_name="loadbalancer-class-handler"\} 1/);
+    assert.match(metrics, /projectsveltos_reconcile_outcome_total\{cluster_type="Sveltos",cluster_namespace="cluster-a",cluster_name="a",status="success",event_trigger_name="loadbalancer-class-handler"\} \d+/);
+    assert.match(metrics, /ripple_events_writes_total\{kind="ClusterProfile",action="create"\} \d+/);
   });
 
   test('seed 001: v1alpha1 EventTrigger (string selectors) deploys to dep=eng; the template ConfigMap is instantiated for compatibility', async () => {
