@@ -35,6 +35,8 @@ export interface ObjectResult {
   wrote: boolean;
   /** For applies: what the server returned (resourceVersion, for drift bookkeeping). */
   result?: KubeObject;
+  /** The body applied (or found intact): what the deployer now knows it wrote. */
+  applied?: KubeObject;
 }
 
 /** ExecuteOptions tunes one run. */
@@ -132,6 +134,8 @@ export async function execute(actions: readonly Action[], targets: Readonly<Reco
           action: 'No Action',
           message: 'Object already deployed. And policy referenced by ClusterProfile has not changed since last deployment.',
           wrote: false,
+          applied: action.object,
+          result: action.resourceVersion ? ({ ...action.object, metadata: { ...action.object.metadata, resourceVersion: action.resourceVersion } } as KubeObject) : undefined,
         });
         break;
       case 'conflict':
@@ -158,7 +162,7 @@ export async function execute(actions: readonly Action[], targets: Readonly<Reco
             }
           }
         } catch (err) {
-          if (isConflict(err) && body.metadata.resourceVersion !== undefined) {
+          if ((isConflict(err) && body.metadata.resourceVersion !== undefined) || (action.optimistic && isObjectError(err))) {
             throw new RetryableError(`${describe(action.id)} changed while it was being deployed; retrying`, { cause: err });
           }
           if (opts.dryRun && isNotFound(err)) {
@@ -191,6 +195,7 @@ export async function execute(actions: readonly Action[], targets: Readonly<Reco
           message: opts.dryRun && action.op === 'update' && action.current ? unifiedDiff(action.current, result ?? action.object, describe(action.id)) : undefined,
           wrote: !opts.dryRun,
           result,
+          applied: action.object,
         });
         break;
       }

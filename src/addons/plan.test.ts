@@ -97,7 +97,7 @@ test('stale objects: deleted (with a uid precondition) or released when adopted;
   });
   assert.deepEqual(types(actions), ['create:ConfigMap/a', 'delete:old', 'release:user', 'delete:things.example.com']);
   assert.equal((actions[1] as { uid?: string }).uid, 'u1');
-  assert.deepEqual((actions[2] as { subresources: string[] }).subresources, ['status']);
+  assert.deepEqual((actions[2] as { subresources: readonly string[] }).subresources, ['status']);
 });
 
 test('driftExclusions: not compared, and not re-applied over an existing object', () => {
@@ -116,6 +116,6 @@ test('withdrawal: delete/release, or strip the stamps with LeavePolicies', () =>
   assert.deepEqual(types(planWithdrawal([{ target: 'Remote', object: a }, { target: 'Remote', object: adopted }], false, STAMP_ANNOTATIONS, ['projectsveltos.io/reason'])), ['delete:a', 'release:b']);
   const leave = planWithdrawal([{ target: 'Remote', object: adopted }], true, STAMP_ANNOTATIONS, ['projectsveltos.io/reason']);
   assert.equal(leave[0].type, 'strip');
-  assert.deepEqual([...(leave[0] as { annotations: string[] }).annotations].sort(), [...STAMP_ANNOTATIONS, ADOPTED_ANNOTATION].sort());
-  assert.deepEqual((leave[0] as { labels: string[] }).labels, ['projectsveltos.io/reason']);
+  assert.deepEqual([...(leave[0] as { annotations: readonly string[] }).annotations].sort(), [...STAMP_ANNOTATIONS, ADOPTED_ANNOTATION].sort());
+  assert.deepEqual((leave[0] as { labels: readonly string[] }).labels, ['projectsveltos.io/reason']);
 });

@@ -9,6 +9,7 @@ import type { KubeObject } from '../kube/index.js';
 import { containsDesired, removePaths } from './diff.js';
 import { ADOPTED_ANNOTATION } from './names.js';
 import { decideOwnership, type Claim } from './ownership.js';
+import { goJSON, sha256Hex } from './stamp.js';
 
 /** Target is where an object goes: the management cluster (Local) or the ClusterSummary's cluster (Remote). */
 export type Target = 'Local' | 'Remote';
@@ -57,8 +58,10 @@ export type Action =
       previousOwner?: { kind: string; name: string };
       current?: KubeObject;
       hash: string;
+      /** Built from what this deployer last wrote (no read): any refusal means "look again", not a failure. */
+      optimistic?: boolean;
     }
-  | { type: 'unchanged'; id: ObjectIdentity; hash: string }
+  | { type: 'unchanged'; id: ObjectIdentity; hash: string; object: KubeObject; resourceVersion?: string }
   | { type: 'conflict'; id: ObjectIdentity; message: string; owner?: { kind: string; name: string } }
   | { type: 'delete'; id: ObjectIdentity; uid?: string }
   | { type: 'release'; id: ObjectIdentity; subresources: readonly string[] }
@@ -76,6 +79,30 @@ export interface PlanInput {
   namespaces: ReadonlySet<string>;
   /** Apply every desired object even when it looks intact (drift detection reverting a deletion/edit works either way). */
   forceApply?: boolean;
+  /**
+   * What this deployer itself last wrote, by identityKey, for objects not in `observed`: their ownership was
+   * settled then, so they are updated under an optimistic lock on that resourceVersion (or left alone when the
+   * content is the same) without reading them first.
+   */
+  known?: ReadonlyMap<string, KnownObject>;
+}
+
+/** KnownObject is what the deployer last applied to an object: the resourceVersion it got back and a digest of the body. */
+export interface KnownObject {
+  resourceVersion: string;
+  digest: string;
+  adopted: boolean;
+}
+
+/** appliedDigest identifies an applied body (everything we send but the resourceVersion). */
+export function appliedDigest(o: KubeObject): string {
+  const { resourceVersion: _rv, ...metadata } = o.metadata;
+  return sha256Hex(goJSON({ ...o, metadata }));
+}
+
+/** withAdoption adds the adoption mark (the subresources we apply) to an object. */
+function withAdoption(d: DesiredObject): KubeObject {
+  return { ...d.object, metadata: { ...d.object.metadata, annotations: { ...d.object.metadata.annotations, [ADOPTED_ANNOTATION]: d.subresources.join(',') } } };
 }
 
 /** groupOf returns the API group of an apiVersion (`` for core). */
@@ -164,6 +191,17 @@ export function plan(input: PlanInput): Action[] {
         namespaceActions.push({ type: 'createNamespace', target: d.target, name: ns });
       }
     }
+    const known = input.observed.has(key) ? undefined : input.known?.get(key);
+    if (known) {
+      let object = known.adopted ? withAdoption(d) : d.object;
+      if (appliedDigest(object) === known.digest) {
+        applies.push({ type: 'unchanged', id, hash: d.hash, object, resourceVersion: known.resourceVersion });
+        continue;
+      }
+      if (d.driftExclusions.length > 0) object = removePaths(object, d.driftExclusions).value;
+      applies.push({ type: 'apply', op: 'update', id, object, resourceVersion: known.resourceVersion, subresources: d.subresources, forceRecreate: d.forceRecreate, hash: d.hash, optimistic: true });
+      continue;
+    }
     const current = input.observed.get(key) ?? undefined;
     const verdict = decideOwnership(current, d.claim);
     switch (verdict.kind) {
@@ -176,14 +214,11 @@ export function plan(input: PlanInput): Action[] {
       case 'adopt':
       case 'owned':
       case 'takeover': {
-        let object = d.object;
         const adopted = verdict.kind === 'adopt' || current!.metadata.annotations?.[ADOPTED_ANNOTATION] !== undefined;
-        if (adopted) {
-          object = { ...object, metadata: { ...object.metadata, annotations: { ...object.metadata.annotations, [ADOPTED_ANNOTATION]: d.subresources.join(',') } } };
-        }
+        let object = adopted ? withAdoption(d) : d.object;
         const effective: DesiredObject = object === d.object ? d : { ...d, object };
         if (verdict.kind === 'owned' && !input.forceApply && isIntact(effective, current!)) {
-          applies.push({ type: 'unchanged', id, hash: d.hash });
+          applies.push({ type: 'unchanged', id, hash: d.hash, object, resourceVersion: current!.metadata.resourceVersion });
           continue;
         }
         // Go: removeDriftExclusionsFields — an existing object keeps its drift-excluded fields (e.g. HPA-managed replicas).

@@ -19,7 +19,7 @@ import {
   type ProfileKind,
 } from './names.js';
 import { goJSON, sha256Hex } from './stamp.js';
-import { isProvisioned } from './summary-controller.js';
+import { isProvisioned, runLimited } from './summary-controller.js';
 
 /** PROFILE_INDEX indexes ClusterSummaries by the profileKey of their owner. */
 export const PROFILE_INDEX = 'addons.profile';
@@ -188,6 +188,7 @@ export class ProfileReconciler {
       if (nc.ok && !isProvisioned(nc.object)) inFlight++;
     }
     let deferred = 0;
+    const writes: KubeObject[] = [];
     for (const d of desired) {
       const cur = byName.get(`${d.object.metadata.namespace}/${d.object.metadata.name}`);
       if (cur?.metadata.deletionTimestamp) continue; // Still withdrawing; recreated once it is gone.
@@ -202,8 +203,11 @@ export class ProfileReconciler {
         } else inFlight++;
       }
       if (cur && summaryUpToDate(cur, object)) continue;
-      await this.c.mgmt.apply(object, { fieldManager: this.c.fieldManager, force: true });
+      writes.push(object);
     }
+    await runLimited(writes, 16, async (o) => {
+      await this.c.mgmt.apply(o, { fieldManager: this.c.fieldManager, force: true });
+    });
     await this.deleteSummaries(existing.filter((o) => !wanted.has(`${o.metadata.namespace}/${o.metadata.name}`)));
     await this.writeStatus(raw, profile, this.status(profile, clusters, desired));
     // Deferred updates resume when an in-flight ClusterSummary reports Provisioned (its status change re-queues us).
@@ -237,14 +241,17 @@ export class ProfileReconciler {
   }
 
   private async deleteSummaries(list: readonly KubeObject[]): Promise<void> {
-    for (const o of list) {
-      if (o.metadata.deletionTimestamp) continue;
-      try {
-        await this.c.mgmt.delete({ apiVersion: CONFIG_API, kind: 'ClusterSummary', namespace: o.metadata.namespace, name: o.metadata.name }, { preconditions: { uid: o.metadata.uid } });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-    }
+    await runLimited(
+      list.filter((o) => !o.metadata.deletionTimestamp),
+      16,
+      async (o) => {
+        try {
+          await this.c.mgmt.delete({ apiVersion: CONFIG_API, kind: 'ClusterSummary', namespace: o.metadata.namespace, name: o.metadata.name }, { preconditions: { uid: o.metadata.uid } });
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+      },
+    );
   }
 
   private async setFinalizers(raw: KubeObject, finalizers: string[]): Promise<void> {

@@ -30,7 +30,7 @@ import {
 import { splitPolicyText, decodeSecretData } from './content.js';
 import { normalized, profileOfSummary, record, rfc3339, type AddonContext } from './context.js';
 import { LOCAL, DriftWatcher, type TrackedObject } from './drift.js';
-import { execute, isTransient, refOf, type ExecuteOutcome, type ObjectResult } from './execute.js';
+import { execute, isTransient, refOf, RetryableError, type ExecuteOutcome, type ObjectResult } from './execute.js';
 import {
   AddonFinalizers,
   clusterReportName,
@@ -40,10 +40,11 @@ import {
   parseGvkString,
   profileLabelKey,
   AddonLabels,
+  ADOPTED_ANNOTATION,
   REASON_RESOURCES,
   type ProfileKind,
 } from './names.js';
-import { comparable, groupOf, identityKey, identityOf, plan, planWithdrawal, type Action, type DesiredObject, type Target } from './plan.js';
+import { appliedDigest, comparable, groupOf, identityKey, identityOf, plan, planWithdrawal, type Action, type DesiredObject, type KnownObject, type Target } from './plan.js';
 import { fingerprint, KindWatcher, ReferenceIndex, refKey, type RefEntry } from './refs.js';
 import { PolicyRenderer, renderReferenceName } from './render.js';
 import { goJSON, sha256Hex, stampObject, STAMP_ANNOTATIONS } from './stamp.js';
@@ -143,6 +144,8 @@ export class SummaryReconciler {
   private readonly renderer: PolicyRenderer;
   /** Identity keys a ClusterSummary deployed in its last complete pass (lets stale detection skip the scan). */
   private readonly lastDeployed = new Map<string, Set<string>>();
+  /** What each ClusterSummary last wrote per object (resourceVersion + digest): updates without reading first. */
+  private readonly known = new Map<string, Map<string, KnownObject>>();
   private readonly driftPending = new Set<string>();
   /** ClusterSummaries that must take the full path once (ownership moved, a competitor withdrew). */
   private readonly forceFull = new Set<string>();
@@ -260,6 +263,8 @@ export class SummaryReconciler {
         !this.forceFull.has(key) &&
         (!drifting || this.drift.trackedHash(key) === inputs.hash);
       if (quiet) return this.writeStatus(raw, cs, { ...status, featureSummaries: [prevFeature, ...features.filter((f) => f.featureID !== RESOURCES)] });
+      // Drift, or an ownership move: read every object again instead of trusting what we last wrote.
+      if (this.driftPending.has(key) || this.forceFull.has(key)) this.known.delete(key);
       this.driftPending.delete(key);
       this.forceFull.delete(key);
       const t0 = performance.now();
@@ -295,6 +300,7 @@ export class SummaryReconciler {
     this.kinds.forget(key);
     this.drift.untrack(key);
     this.lastDeployed.delete(key);
+    this.known.delete(key);
     this.driftPending.delete(key);
     this.forceFull.delete(key);
     this.reported.delete(key);
@@ -612,7 +618,10 @@ export class SummaryReconciler {
     );
   }
 
-  /** deploy is the full pass: render, read the targets, plan, execute, report. */
+  /**
+   * deploy is the full pass. It first trusts what this deployer last wrote (updates under an optimistic lock, no
+   * reads); if any object changed under it, it forgets that and runs again reading every object.
+   */
   private async deploy(
     key: string,
     raw: KubeObject,
@@ -624,6 +633,29 @@ export class SummaryReconciler {
     prev: Feature | undefined,
     status: ClusterSummaryStatus,
     rctx: ReconcileContext,
+  ): Promise<{ feature: Feature; result: ReconcileResult | void; gvks?: string[] }> {
+    try {
+      return await this.deployPass(key, raw, cs, profile, type, entry, inputs, prev, status, rctx, true);
+    } catch (err) {
+      if (!(err instanceof RetryableError)) throw err;
+      this.known.delete(key);
+      return this.deployPass(key, raw, cs, profile, type, entry, inputs, prev, status, rctx, false);
+    }
+  }
+
+  /** deployPass renders, reads the targets (only what it does not know, when `trust`), plans, executes, reports. */
+  private async deployPass(
+    key: string,
+    raw: KubeObject,
+    cs: ClusterSummary,
+    profile: { kind: ProfileKind; name: string },
+    type: ClusterType,
+    entry: ClusterEntry,
+    inputs: Inputs,
+    prev: Feature | undefined,
+    status: ClusterSummaryStatus,
+    rctx: ReconcileContext,
+    trust: boolean,
   ): Promise<{ feature: Feature; result: ReconcileResult | void; gvks?: string[] }> {
     const spec = cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec);
     const dryRun = spec.syncMode === 'DryRun';
@@ -645,9 +677,10 @@ export class SummaryReconciler {
       await this.writeStatus(raw, cs, { ...status, deployedGVKs: [{ featureID: RESOURCES, deployedGroupVersionKind: union }], featureSummaries: [{ ...(prev ?? { featureID: RESOURCES }), status: 'Provisioning', deployedGroupVersionKind: union }] });
     }
 
-    // Observe: each desired object, the namespaces they need, and what we deployed before.
+    // Observe: each desired object we do not know, the namespaces they need, and what we deployed before.
+    const known = trust && !dryRun ? this.known.get(key) : undefined;
     const observed = new Map<string, KubeObject | null>();
-    await runLimited(desired, 16, async (d) => {
+    await runLimited(known ? desired.filter((d) => !known.has(identityKey(identityOf(d.target, d.object)))) : desired, 16, async (d) => {
       const id = identityOf(d.target, d.object);
       let o: KubeObject | undefined;
       try {
@@ -676,7 +709,7 @@ export class SummaryReconciler {
     if (dryRun) for (const k of nsNeeded.keys()) nsKnown.add(k);
     const deployed = await this.previouslyDeployed(key, cs, profile, type, union, desired, clients);
 
-    const actions = plan({ desired, observed, deployed, namespaces: nsKnown, forceApply: false });
+    const actions = plan({ desired, observed, deployed, namespaces: nsKnown, forceApply: false, known });
     const drifting = spec.syncMode === 'ContinuousWithDriftDetection';
     const csValue = clusterSummaryAnnotationValue(type, cs.spec.clusterNamespace, cs.spec.clusterName);
     const writes = actions.some((a) => a.type !== 'unchanged' && a.type !== 'conflict');
@@ -705,6 +738,7 @@ export class SummaryReconciler {
       signal: rctx.signal,
     });
     this.afterExecute(key, entry, cs, type, actions, outcome);
+    if (!dryRun) this.remember(key, desired, outcome, known);
     for (const r of outcome.results) this.c.metrics?.objects.inc({ op: opOf(r) });
     if (dryRun) {
       await this.writeClusterReport(cs, profile, type, outcome.results);
@@ -749,6 +783,23 @@ export class SummaryReconciler {
       result: undefined,
       gvks: dryRun ? undefined : newGvks,
     };
+  }
+
+  /** remember records what this pass wrote (or found intact) so the next pass need not read it. */
+  private remember(key: string, desired: readonly DesiredObject[], outcome: ExecuteOutcome, prev: ReadonlyMap<string, KnownObject> | undefined): void {
+    const wanted = new Set(desired.map((d) => identityKey(identityOf(d.target, d.object))));
+    const next = new Map<string, KnownObject>();
+    const touched = new Set<string>();
+    for (const r of outcome.results) {
+      const k = identityKey(r.id);
+      touched.add(k);
+      const rv = r.result?.metadata.resourceVersion;
+      if (!r.applied || !rv || !wanted.has(k) || r.action === 'Error' || r.action === 'Conflict') continue;
+      next.set(k, { resourceVersion: rv, digest: appliedDigest(r.applied), adopted: r.applied.metadata.annotations?.[ADOPTED_ANNOTATION] !== undefined });
+    }
+    // Objects this pass never reached (it stopped early) keep what was known about them.
+    for (const [k, v] of prev ?? []) if (wanted.has(k) && !touched.has(k)) next.set(k, v);
+    this.known.set(key, next);
   }
 
   /** recordedGvks is what the status says this ClusterSummary deployed (Resources feature). */
@@ -996,7 +1047,7 @@ function opOf(r: ObjectResult): string {
 }
 
 /** runLimited runs fn over items with at most `limit` in flight. */
-async function runLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+export async function runLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
