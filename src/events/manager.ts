@@ -74,6 +74,11 @@ export interface EventManagerOptions {
   workers?: number;
   /** Server-side apply field manager (default `ripple-event-manager`). */
   fieldManager?: string;
+  /**
+   * How long per-cluster results may accumulate before the trigger's status is written (default 200 ms): status is
+   * one object per trigger, so a fleet-wide change writes it once per window instead of once per cluster.
+   */
+  statusDelayMs?: number;
   /** Template function options (env, resolver, zone); the clock is filled in from `clock`. */
   funcOptions?: Omit<FuncOptions, 'clock'>;
 }
@@ -135,6 +140,7 @@ class Manager {
   private readonly clock: Clock;
   private readonly namespace: string;
   private readonly fieldManager: string;
+  private readonly statusDelayMs: number;
   private readonly metrics: EventMetrics | undefined;
   private readonly funcOptions: FuncOptions;
   private readonly funcs: FuncMap;
@@ -190,6 +196,7 @@ class Manager {
     this.clock = o.clock ?? { now: () => Date.now() };
     this.namespace = o.namespace ?? SVELTOS_NAMESPACE;
     this.fieldManager = o.fieldManager ?? FIELD_MANAGER;
+    this.statusDelayMs = o.statusDelayMs ?? 200;
     this.metrics = o.metrics ? eventMetrics(o.metrics) : undefined;
     this.funcOptions = { ...o.funcOptions, clock: this.clock };
     this.funcs = eventFuncMap(this.funcOptions);
@@ -853,7 +860,7 @@ class Manager {
     const prev = byCluster.get(r.clusterKey);
     byCluster.set(r.clusterKey, r);
     if (!prev || JSON.stringify(prev) !== JSON.stringify(r)) {
-      if (src) this.controller.enqueue(keyT(trigger));
+      if (src) this.controller.enqueueAfter(keyT(trigger), this.statusDelayMs);
     }
   }
 
@@ -866,7 +873,8 @@ class Manager {
     this.metrics?.matchingResources.remove(labels);
     this.metrics?.lastSuccess.remove(labels);
     // The trigger's status (and, when deleting, its finalizer) depends on this pair being gone.
-    if (had || src?.deleting || !src) this.controller.enqueue(keyT(trigger));
+    if (src?.deleting || !src) this.controller.enqueue(keyT(trigger));
+    else if (had) this.controller.enqueueAfter(keyT(trigger), this.statusDelayMs);
   }
 
   private setDeps(pair: string, deps: Set<string>): void {

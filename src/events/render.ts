@@ -466,8 +466,13 @@ function checkSecretType(where: string, src: SourceObject): void {
   }
 }
 
+// Rendered texts already found valid: re-renders of unchanged content (every re-reconcile) skip the YAML parse.
+const validYAML = new Set<string>();
+const VALID_YAML_LIMIT = 4096;
+
 /** checkYAML fails when rendered content is not YAML (the deployer would fail on it later, far from the cause). */
 function checkYAML(where: string, text: string): void {
+  if (validYAML.has(text)) return;
   for (const doc of parseAllDocuments(text)) {
     const err = doc.errors[0];
     if (err) {
@@ -476,6 +481,8 @@ function checkYAML(where: string, text: string): void {
       throw fail('InvalidYAML', `${where}: invalid YAML after rendering${at}: ${err.message.split('\n')[0]}`);
     }
   }
+  if (validYAML.size >= VALID_YAML_LIMIT) validYAML.delete(validYAML.values().next().value as string);
+  validYAML.add(text);
 }
 
 /** withHash stamps the content hash annotation (computed without it). */
