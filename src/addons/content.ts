@@ -28,11 +28,36 @@ function checkObject(v: unknown): string | undefined {
   return undefined;
 }
 
+const CACHE_LIMIT = 512;
+const cache = new Map<string, SplitResult>();
+
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v as object)) deepFreeze(x);
+  }
+  return v;
+}
+
 /**
  * splitPolicyText returns the objects held by one data value. A document that is a YAML list of strings contributes
- * one object per string (addon-controller's CustomSplit); anything else must be a single object.
+ * one object per string (addon-controller's CustomSplit); anything else must be a single object. Results are
+ * cached by text (the same ConfigMap goes to every cluster) and deeply frozen: copy before changing anything.
  */
 export function splitPolicyText(text: string): SplitResult {
+  const hit = cache.get(text);
+  if (hit) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const r = deepFreeze(splitUncached(text));
+  cache.set(text, r);
+  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  return r;
+}
+
+function splitUncached(text: string): SplitResult {
   // Go: removeCommentsAndEmptyLines — nothing but comments means nothing to deploy.
   if (text.split('\n').every((l) => /^\s*(#.*)?$/.test(l))) return { ok: true, objects: [] };
   const values: unknown[] = [];

@@ -109,29 +109,49 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
       }),
     );
   }
-  // ClusterSummaries: their owner profile (status roll-up, re-creation after withdrawal)…
-  profileController.watch(caches.summaries, (o) => profileIndexOf(o));
-  // …and themselves, plus the ClusterSummaries in the same cluster that depend on them or that they depend on.
-  summaryController.watch(caches.summaries, (o) => {
-    const keys = [objectKey(o)];
-    const spec = (o as { spec?: { clusterType?: string; clusterName?: string; clusterProfileSpec?: { dependsOn?: string[] } } }).spec;
+  // ClusterSummaries. A change of spec or metadata (or a deletion) re-queues the ClusterSummary itself and its
+  // profile at once. A status-only change (the deployer's own status write, mostly) re-queues only what reads that
+  // status: the ClusterSummaries of the same cluster that depend on it or that it depends on (dependsOn), and the
+  // profile's status roll-up after a short delay (one roll-up per burst, not one per ClusterSummary).
+  const related = (o: KubeObject): string[] => {
+    const keys: string[] = [];
+    const spec = (o as { spec?: { clusterName?: string; clusterProfileSpec?: { dependsOn?: string[] } } }).spec;
     const owner = profileIndexOf(o)[0];
-    if (owner && spec?.clusterName) {
-      const [kind, rest] = owner.split(':');
-      const name = rest.slice(rest.indexOf('/') + 1);
-      for (const other of caches.summaries.cache.byIndex(CLUSTER_INDEX, clusterIndexOf(o)[0])) {
-        const deps = (other as { spec?: { clusterProfileSpec?: { dependsOn?: string[] } } }).spec?.clusterProfileSpec?.dependsOn ?? [];
-        if (other !== o && deps.includes(name) && profileIndexOf(other)[0]?.startsWith(`${kind}:`)) keys.push(objectKey(other));
-      }
-      for (const dep of spec.clusterProfileSpec?.dependsOn ?? []) {
-        for (const other of caches.summaries.cache.byIndex(CLUSTER_INDEX, clusterIndexOf(o)[0])) {
-          const p = profileIndexOf(other)[0];
-          if (p && p.startsWith(`${kind}:`) && p.endsWith(`/${dep}`)) keys.push(objectKey(other));
-        }
-      }
+    if (!owner || !spec?.clusterName) return keys;
+    const kind = owner.slice(0, owner.indexOf(':'));
+    const name = owner.slice(owner.indexOf('/') + 1);
+    const deps = spec.clusterProfileSpec?.dependsOn ?? [];
+    for (const other of caches.summaries.cache.byIndex(CLUSTER_INDEX, clusterIndexOf(o)[0])) {
+      if (other === o) continue;
+      const p = profileIndexOf(other)[0];
+      if (!p?.startsWith(`${kind}:`)) continue;
+      const otherDeps = (other as { spec?: { clusterProfileSpec?: { dependsOn?: string[] } } }).spec?.clusterProfileSpec?.dependsOn ?? [];
+      if (otherDeps.includes(name) || deps.includes(p.slice(p.indexOf('/') + 1))) keys.push(objectKey(other));
     }
     return keys;
-  });
+  };
+  const onlyStatusChanged = (a: KubeObject, b: KubeObject) =>
+    a.metadata.generation !== undefined &&
+    a.metadata.generation === b.metadata.generation &&
+    a.metadata.deletionTimestamp === b.metadata.deletionTimestamp &&
+    JSON.stringify([a.metadata.labels, a.metadata.annotations, a.metadata.finalizers]) === JSON.stringify([b.metadata.labels, b.metadata.annotations, b.metadata.finalizers]);
+  const ROLLUP_MS = Math.max(coalesceMs, 50);
+  const anyChange = (o: KubeObject) => {
+    summaryController.enqueue(objectKey(o));
+    for (const k of related(o)) summaryController.enqueue(k);
+    for (const p of profileIndexOf(o)) profileController.enqueue(p);
+  };
+  removers.push(
+    caches.summaries.addHandler({
+      onAdd: anyChange,
+      onDelete: anyChange,
+      onUpdate: (old, o) => {
+        if (!onlyStatusChanged(old, o)) return anyChange(o);
+        for (const k of related(o)) summaryController.enqueue(k);
+        for (const p of profileIndexOf(o)) profileController.enqueueAfter(p, ROLLUP_MS);
+      },
+    }),
+  );
   // Referenced ConfigMaps/Secrets: exactly their readers.
   for (const s of [caches.configMaps, caches.secrets]) {
     removers.push(s.addHandler({

@@ -82,10 +82,25 @@ export function summaryUpToDate(current: KubeObject, desired: KubeObject): boole
   return specUpToDate(current, desired);
 }
 
+const specJSON = new WeakMap<object, string>();
+
+/** jsonOf is goJSON memoised per (immutable) object: cached objects and one desired spec per reconcile. */
+function jsonOf(o: object): string {
+  let j = specJSON.get(o);
+  if (j === undefined) {
+    j = goJSON(o);
+    specJSON.set(o, j);
+  }
+  return j;
+}
+
 function specUpToDate(current: KubeObject, desired: KubeObject): boolean {
   const n = normalized<ClusterSummary>(current);
-  const spec = n.ok ? n.object.spec : current.spec;
-  return goJSON(spec) === goJSON(desired.spec);
+  const cur = (n.ok ? n.object.spec : current.spec) as ClusterSummary['spec'] | undefined;
+  const want = desired.spec as ClusterSummary['spec'];
+  if (!cur || cur.clusterName !== want.clusterName || cur.clusterNamespace !== want.clusterNamespace || cur.clusterType !== want.clusterType) return false;
+  // The profile spec object is shared by every desired ClusterSummary of one reconcile: serialised once.
+  return jsonOf(cur.clusterProfileSpec ?? {}) === jsonOf(want.clusterProfileSpec ?? {});
 }
 
 /** maxUpdateCount resolves maxUpdate (a number or a percentage of the matching clusters, rounded up). */

@@ -8,15 +8,68 @@ import { clusterSummaryAnnotationValue, REASON_RESOURCES, type ProfileKind } fro
 
 /** goJSON is encoding/json's Marshal of a decoded object: map keys sorted, `<`, `>`, `&`, U+2028/9 escaped. */
 export function goJSON(v: unknown): string {
-  const sorted = JSON.stringify(v, (_k, val: unknown) => {
-    if (val && typeof val === 'object' && !Array.isArray(val)) {
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(val).sort()) out[k] = (val as Record<string, unknown>)[k];
-      return out;
+  const parts: string[] = [];
+  writeJSON(v, parts);
+  return parts.join('');
+}
+
+const HTML_UNSAFE = /[<>&\u2028\u2029]/;
+const HTML_UNSAFE_G = /[<>&\u2028\u2029]/g;
+
+function quoteString(s: string): string {
+  const q = JSON.stringify(s);
+  return HTML_UNSAFE.test(q) ? q.replace(HTML_UNSAFE_G, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : q;
+}
+
+// A direct writer (no replacer, no intermediate objects): this runs for every status and spec comparison.
+function writeJSON(v: unknown, out: string[]): void {
+  if (v === null || v === undefined) {
+    out.push('null');
+    return;
+  }
+  switch (typeof v) {
+    case 'string':
+      out.push(quoteString(v));
+      return;
+    case 'number':
+    case 'boolean':
+      out.push(JSON.stringify(v));
+      return;
+    case 'bigint':
+      out.push(v.toString());
+      return;
+    case 'object': {
+      if (Array.isArray(v)) {
+        out.push('[');
+        for (let i = 0; i < v.length; i++) {
+          if (i > 0) out.push(',');
+          writeJSON(v[i] === undefined || typeof v[i] === 'function' ? null : v[i], out);
+        }
+        out.push(']');
+        return;
+      }
+      const o = v as Record<string, unknown>;
+      if (typeof (o as { toJSON?: unknown }).toJSON === 'function') {
+        writeJSON(JSON.parse(JSON.stringify(o)), out);
+        return;
+      }
+      const keys = Object.keys(o).sort();
+      out.push('{');
+      let first = true;
+      for (const k of keys) {
+        const x = o[k];
+        if (x === undefined || typeof x === 'function') continue;
+        if (!first) out.push(',');
+        first = false;
+        out.push(quoteString(k), ':');
+        writeJSON(x, out);
+      }
+      out.push('}');
+      return;
     }
-    return val;
-  });
-  return sorted.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    default:
+      out.push('null');
+  }
 }
 
 /** sha256Hex hashes text. */
