@@ -104,7 +104,7 @@ export async function startHarness(o: { clusters?: HarnessCluster[]; watchWindow
     },
     async startManager(mo = {}) {
       if (h.manager) throw new Error('manager already running');
-      h.manager = startEventManager({ client: mgmt, informers, registry, recorder, metrics, coalesceMs: 2, ...mo });
+      h.manager = startEventManager({ client: mgmt, informers, registry, recorder, metrics, coalesceMs: 2, statusDelayMs: 50, ...mo });
       await h.manager.ready;
       return h.manager;
     },

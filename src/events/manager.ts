@@ -75,8 +75,9 @@ export interface EventManagerOptions {
   /** Server-side apply field manager (default `ripple-event-manager`). */
   fieldManager?: string;
   /**
-   * How long per-cluster results may accumulate before the trigger's status is written (default 200 ms): status is
-   * one object per trigger, so a fleet-wide change writes it once per window instead of once per cluster.
+   * How long per-cluster results may accumulate before the trigger's status is written (default 1000 ms): status is
+   * one object per trigger holding every cluster, so a fleet-wide change writes it once per window instead of once
+   * per cluster (it does not delay what is generated).
    */
   statusDelayMs?: number;
   /** Template function options (env, resolver, zone); the clock is filled in from `clock`. */
@@ -196,7 +197,7 @@ class Manager {
     this.clock = o.clock ?? { now: () => Date.now() };
     this.namespace = o.namespace ?? SVELTOS_NAMESPACE;
     this.fieldManager = o.fieldManager ?? FIELD_MANAGER;
-    this.statusDelayMs = o.statusDelayMs ?? 200;
+    this.statusDelayMs = o.statusDelayMs ?? 1000;
     this.metrics = o.metrics ? eventMetrics(o.metrics) : undefined;
     this.funcOptions = { ...o.funcOptions, clock: this.clock };
     this.funcs = eventFuncMap(this.funcOptions);
@@ -328,6 +329,7 @@ class Manager {
       onDelete: (r: Obj) => {
         wake(r);
         this.reportStates.delete(`${r.metadata.namespace}/${r.metadata.name}`);
+        this.reportSeenAt.delete(`${r.metadata.namespace}/${r.metadata.name}`);
       },
     };
   }
@@ -510,7 +512,6 @@ class Manager {
       this.forgetTrigger(name);
       return;
     }
-    if (src.kind === 'EventBasedAddOn' && this.et.cache.get(undefined, name)) return;
     if (src.problem) {
       this.warn(src, 'InvalidSpec', src.problem);
       return;
@@ -525,10 +526,16 @@ class Manager {
       return;
     }
     if (!src.raw.metadata.finalizers?.includes(src.finalizer)) await this.setFinalizer(src, true);
-    if (src.kind === 'EventTrigger' && this.ebao.cache.get(undefined, name)) {
-      const shadowed = this.ebao.cache.get(undefined, name)!;
-      const msg = `EventBasedAddOn ${name} is ignored: an EventTrigger with the same name exists (their generated objects would collide); rename or delete one of them`;
-      this.warn({ raw: shadowed, kind: 'EventBasedAddOn', deleting: false, finalizer: '' }, 'NameCollision', msg);
+    const shadowed = src.kind === 'EventTrigger' ? this.ebao.cache.get(undefined, name) : undefined;
+    if (shadowed) {
+      const other: TriggerSource = { raw: shadowed, kind: 'EventBasedAddOn', deleting: Boolean(shadowed.metadata.deletionTimestamp), finalizer: Finalizers.eventBasedAddOn };
+      if (other.deleting) {
+        // Its outputs are the EventTrigger's: nothing to clean up for it.
+        if (shadowed.metadata.finalizers?.includes(other.finalizer)) await this.setFinalizer(other, false);
+      } else {
+        const msg = `EventBasedAddOn ${name} is ignored: an EventTrigger with the same name exists (their generated objects would collide); rename or delete one of them`;
+        this.warn(other, 'NameCollision', msg);
+      }
     }
 
     const matching = this.registry.matching(
@@ -611,7 +618,6 @@ class Manager {
     if (!src) withdraw = 'EventTrigger deleted';
     else if (src.deleting) withdraw = 'EventTrigger being deleted';
     else if (src.problem) return hold('Failed', src.problem);
-    else if (src.kind === 'EventBasedAddOn' && this.et.cache.get(undefined, trigger)) return;
     else if (src.view?.annotations[Annotations.capiPaused] !== undefined) {
       // A paused trigger (Cluster API's pause annotation, as Sveltos honours it) changes nothing until unpaused.
       if (prev) this.setResult(trigger, src, pair, prev);
