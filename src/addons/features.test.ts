@@ -106,6 +106,26 @@ spec:
     assert.equal(await env.clusters.f2.getIfExists({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'widgets.example.com' }), undefined);
   });
 
+  test('profile patches (templated) change what is deployed', async () => {
+    await put({ ...CM, metadata: { name: 'patched', namespace: 'default' }, data: { 'a.yaml': cmText('patched', 'cfg') } });
+    await put({
+      ...CP,
+      metadata: { name: 'patched' },
+      spec: {
+        clusterSelector: { matchLabels: { env: 'feat' } },
+        policyRefs: [{ kind: 'ConfigMap', name: 'patched', namespace: 'default' }],
+        patches: [
+          { target: { kind: 'ConfigMap', name: 'patched' }, patch: '- op: add\n  path: /data/region\n  value: {{ .Cluster.metadata.labels.region }}\n' },
+          { patch: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: patched\n  labels:\n    by: patch\n' },
+        ],
+      },
+    });
+    const o = await eventually(() => env.clusters.f1.getIfExists<Obj>({ ...CM, namespace: 'cfg', name: 'patched' }), (x) => x?.data?.region === 'eu', { message: 'patched object deployed' });
+    assert.equal(o!.metadata.labels!.by, 'patch');
+    assert.equal(o!.data!.x, '1');
+    await env.mgmt.delete({ ...CP, name: 'patched' });
+  });
+
   test('an object the API server refuses: its message in status; continueOnError deploys the rest', async () => {
     const badSvc = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: bad\n  namespace: cfg\nspec:\n  type: NotAType\n  ports: [{port: 80}]\n';
     await put({ ...CM, metadata: { name: 'partly', namespace: 'default' }, data: { 'a.yaml': badSvc, 'b.yaml': cmText('good-one', 'cfg') } });

@@ -13,7 +13,6 @@ import {
   type ClusterSummary,
   type ClusterSummaryStatus,
   type ClusterType,
-  type DriftExclusion,
   type PolicyRef,
   type TemplateResourceRef,
 } from '../api/index.js';
@@ -45,6 +44,7 @@ import {
   type ProfileKind,
 } from './names.js';
 import { appliedDigest, comparable, groupOf, identityKey, identityOf, plan, planWithdrawal, type Action, type DesiredObject, type KnownObject, type Target } from './plan.js';
+import { applyPatches, selectorMatches } from './patches.js';
 import { fingerprint, KindWatcher, ReferenceIndex, refKey, type RefEntry } from './refs.js';
 import { PolicyRenderer, renderReferenceName } from './render.js';
 import { goJSON, sha256Hex, stampObject, STAMP_ANNOTATIONS } from './stamp.js';
@@ -106,34 +106,6 @@ function parseSubresources(anns: Record<string, string>): { subresources: string
     ),
   ];
   return { subresources, misspelled: correct === undefined };
-}
-
-/** selectorMatches is a driftExclusions target match (kustomize selector: names/namespaces are anchored regexes). */
-function targetMatches(t: DriftExclusion['target'], o: KubeObject): boolean {
-  if (!t) return true;
-  const slash = o.apiVersion.indexOf('/');
-  const group = slash < 0 ? '' : o.apiVersion.slice(0, slash);
-  const version = slash < 0 ? o.apiVersion : o.apiVersion.slice(slash + 1);
-  const re = (p: string | undefined, v: string) => {
-    if (!p) return true;
-    try {
-      return new RegExp(`^(?:${p})$`).test(v);
-    } catch {
-      return p === v;
-    }
-  };
-  if (t.group !== undefined && t.group !== '' && t.group !== group) return false;
-  if (t.version && t.version !== version) return false;
-  if (t.kind && t.kind !== o.kind) return false;
-  if (!re(t.name, o.metadata.name)) return false;
-  if (!re(t.namespace, o.metadata.namespace ?? '')) return false;
-  const sel = (text: string | undefined, labels: Record<string, string> | undefined) =>
-    !text ||
-    text.split(',').every((req) => {
-      const [k, v] = req.split('=').map((x) => x.trim());
-      return v === undefined ? k in (labels ?? {}) : labels?.[k] === v;
-    });
-  return sel(t.labelSelector, o.metadata.labels) && sel(t.annotationSelector, o.metadata.annotations);
 }
 
 /** SummaryReconciler deploys ClusterSummaries; see the file comment. */
@@ -462,7 +434,7 @@ export class SummaryReconciler {
       fingerprints[t.identifier] = fingerprint(obj, filter);
     }
     this.index.set(key, refEntries);
-    const anyTemplate = refs.some((r) => r.template);
+    const anyTemplate = refs.some((r) => r.template) || (spec.patches ?? []).length > 0;
     let clusterFp: unknown = null;
     if (anyTemplate) {
       const { resourceVersion: _rv, managedFields: _mf, generation: _g, ...metadata } = entry.object.metadata as unknown as Record<string, unknown>;
@@ -512,6 +484,22 @@ export class SummaryReconciler {
         for (const obj of split.objects) raws.push({ obj, r, source: `${r.kind} ${r.namespace}/${r.name}` });
       }
     }
+    // Go: applyPatches — the profile's patches (templates too) on everything the references hold.
+    if ((spec.patches ?? []).length > 0) {
+      const patchData = data ?? this.renderer.dataFor({ cluster: entry.object, mgmtResources: inputs.mgmtResources });
+      const rendered: { patch: string; target?: NonNullable<ClusterProfileSpec['patches']>[number]['target'] }[] = [];
+      for (const [i, p] of spec.patches!.entries()) {
+        const out = this.renderer.render(`${cs.spec.clusterNamespace}-${cs.spec.clusterName}-patch-${i}`, p.patch, patchData);
+        if (!out.ok) return { ok: false, failure: { message: `rendering patches[${i}]: ${out.message}`, reason: 'TemplateError', nonRetriable: true } };
+        rendered.push({ patch: out.text, target: p.target });
+      }
+      const patched = applyPatches(
+        raws.map((r) => r.obj),
+        rendered,
+      );
+      if (!patched.ok) return { ok: false, failure: { message: patched.message, reason: 'InvalidPatch', nonRetriable: true } };
+      patched.objects.forEach((o, i) => (raws[i].obj = o));
+    }
     // Scopes of kinds defined by CRDs in this very deployment (not served yet on first deploy).
     const crdScopes = new Map<string, boolean>();
     for (const { obj } of raws) {
@@ -560,7 +548,7 @@ export class SummaryReconciler {
         extraLabels: spec.extraLabels,
         extraAnnotations: spec.extraAnnotations,
       });
-      const paths = exclusions.filter((e) => targetMatches(e.target, stamped.object)).flatMap((e) => e.paths);
+      const paths = exclusions.filter((e) => selectorMatches(e.target, stamped.object)).flatMap((e) => e.paths);
       desired.push({
         object: stamped.object,
         hash: stamped.hash,
