@@ -468,7 +468,9 @@ export class SummaryReconciler {
     clients: Record<Target, KubeClient | undefined>,
   ): Promise<{ ok: true; desired: DesiredObject[]; failures: string[] } | { ok: false; failure: FeatureFailure }> {
     const spec = cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec);
-    const data = inputs.refs.some((r) => r.template) ? this.renderer.dataFor({ cluster: entry.object, mgmtResources: inputs.mgmtResources }) : undefined;
+    const templated = inputs.refs.some((r) => r.template) || (spec.patches ?? []).length > 0;
+    const capi = templated && type === 'Capi' ? await this.capiObjects(entry) : {};
+    const data = templated ? this.renderer.dataFor({ cluster: entry.object, mgmtResources: inputs.mgmtResources, ...capi }) : undefined;
     const raws: { obj: KubeObject; r: ResolvedRef; source: string }[] = [];
     for (const r of inputs.refs) {
       for (const k of Object.keys(r.data).sort()) {
@@ -486,7 +488,7 @@ export class SummaryReconciler {
     }
     // Go: applyPatches — the profile's patches (templates too) on everything the references hold.
     if ((spec.patches ?? []).length > 0) {
-      const patchData = data ?? this.renderer.dataFor({ cluster: entry.object, mgmtResources: inputs.mgmtResources });
+      const patchData = data!;
       const rendered: { patch: string; target?: NonNullable<ClusterProfileSpec['patches']>[number]['target'] }[] = [];
       for (const [i, p] of spec.patches!.entries()) {
         const out = this.renderer.render(`${cs.spec.clusterNamespace}-${cs.spec.clusterName}-patch-${i}`, p.patch, patchData);
@@ -562,6 +564,35 @@ export class SummaryReconciler {
       });
     }
     return { ok: true, desired, failures };
+  }
+
+  /**
+   * capiObjects reads what a Cluster API cluster's templates may also use: the control plane and infrastructure
+   * objects its spec references (v1beta1 `apiVersion` refs, v1beta2 `apiGroup` refs at the group's preferred
+   * version). Missing objects are left out. Go: fetchKubeadmControlPlane, fetchInfrastructureProvider
+   */
+  private async capiObjects(entry: ClusterEntry): Promise<{ kubeadmControlPlane?: unknown; infrastructureProvider?: unknown }> {
+    const spec = (entry.object.spec ?? {}) as Record<string, { apiVersion?: string; apiGroup?: string; kind?: string; name?: string; namespace?: string } | undefined>;
+    const read = async (ref: (typeof spec)[string]): Promise<unknown> => {
+      if (!ref?.kind || !ref.name) return undefined;
+      let apiVersion = ref.apiVersion;
+      if (!apiVersion && ref.apiGroup) {
+        const group = await this.c.mgmt.request<{ preferredVersion?: { groupVersion?: string } }>({ method: 'GET', path: `/apis/${ref.apiGroup}` }).catch((err: unknown) => {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        });
+        apiVersion = group?.preferredVersion?.groupVersion;
+      }
+      if (!apiVersion) return undefined;
+      try {
+        return await this.c.mgmt.getIfExists({ apiVersion, kind: ref.kind, namespace: ref.namespace ?? entry.ref.namespace, name: ref.name });
+      } catch (err) {
+        if (isKindNotInstalled(err)) return undefined;
+        throw err;
+      }
+    };
+    const [kubeadmControlPlane, infrastructureProvider] = await Promise.all([read(spec.controlPlaneRef), read(spec.infrastructureRef)]);
+    return { kubeadmControlPlane, infrastructureProvider };
   }
 
   /** scanDeployed lists the objects of the given kinds in the targets that carry this ClusterSummary's stamps. */
