@@ -7,7 +7,7 @@
 // createClusterSummary, addClusterSummaryLabels), dependencymanager
 import { Annotations, type ClusterProfileSpec, type ClusterProfileStatus, type ClusterSummary, type ObjectReference } from '../api/index.js';
 import type { ClusterEntry } from '../clusters/index.js';
-import { isNotFound, type KubeObject, type ReconcileResult } from '../kube/index.js';
+import { errorMessage, isNotFound, type KubeObject, type ReconcileResult } from '../kube/index.js';
 import { normalized, profileOfSummary, record, type AddonContext, type AnyProfile } from './context.js';
 import {
   AddonFinalizers,
@@ -220,11 +220,25 @@ export class ProfileReconciler {
       if (cur && summaryUpToDate(cur, object)) continue;
       writes.push(object);
     }
-    await runLimited(writes, 16, async (o) => {
-      await this.c.mgmt.apply(o, { fieldManager: this.c.fieldManager, force: true });
-    });
-    await this.deleteSummaries(existing.filter((o) => !wanted.has(`${o.metadata.namespace}/${o.metadata.name}`)));
-    await this.writeStatus(raw, profile, this.status(profile, clusters, desired));
+    try {
+      await runLimited(writes, 16, async (o) => {
+        await this.c.mgmt.apply(o, { fieldManager: this.c.fieldManager, force: true });
+      });
+      await this.deleteSummaries(existing.filter((o) => !wanted.has(`${o.metadata.namespace}/${o.metadata.name}`)));
+    } catch (err) {
+      record(this.c, raw, 'Warning', 'ClusterSummaryWriteFailed', `cannot create, update or delete ClusterSummaries: ${errorMessage(err)}`);
+      throw err;
+    }
+    const status = this.status(profile, clusters, desired);
+    const before = new Set((profile.status?.matchingClusters ?? []).map((r) => `${r.namespace}/${r.name}`));
+    const now = new Set((status.matchingClusters ?? []).map((r) => `${r.namespace}/${r.name}`));
+    const added = [...now].filter((k) => !before.has(k));
+    const removed = [...before].filter((k) => !now.has(k));
+    if (added.length + removed.length > 0) {
+      const list = (l: string[]) => (l.length > 10 ? `${l.slice(0, 10).join(', ')} and ${l.length - 10} more` : l.join(', '));
+      record(this.c, raw, 'Normal', 'MatchingClusters', `matching ${now.size} cluster(s)${added.length ? `; added ${list(added)}` : ''}${removed.length ? `; removed ${list(removed)}` : ''}`);
+    }
+    await this.writeStatus(raw, profile, status);
     // Deferred updates resume when an in-flight ClusterSummary reports Provisioned (its status change re-queues us).
     void deferred;
   };

@@ -225,7 +225,6 @@ export class SummaryReconciler {
       result = gathered.failure.nonRetriable ? undefined : { requeue: true };
     } else {
       const inputs = gathered.inputs;
-      for (const w of inputs.warnings) record(this.c, raw, 'Warning', 'MisspelledAnnotation', w);
       const statusHash = hexToBase64(inputs.hash);
       const drifting = spec.syncMode === 'ContinuousWithDriftDetection';
       const quiet =
@@ -239,6 +238,9 @@ export class SummaryReconciler {
       if (this.driftPending.has(key) || this.forceFull.has(key)) this.known.delete(key);
       this.driftPending.delete(key);
       this.forceFull.delete(key);
+      // Warnings belong to passes that do something (a quiet pass must not write Events either).
+      for (const w of inputs.warnings) record(this.c, raw, 'Warning', 'MisspelledAnnotation', w);
+      this.warnIgnored(raw, spec);
       const t0 = performance.now();
       try {
         const r = await this.deploy(key, raw, cs, profile, type, entry, inputs, prevFeature, status, rctx);
@@ -308,6 +310,25 @@ export class SummaryReconciler {
     add('Helm', 'helmCharts', (spec.helmCharts ?? []).length);
     add('Kustomize', 'kustomizationRefs', (spec.kustomizationRefs ?? []).length);
     return out;
+  }
+
+  /** warnIgnored tells, by Event, which spec fields Ripple does not act on (they are accepted, not evaluated). */
+  private warnIgnored(raw: KubeObject, spec: ClusterProfileSpec): void {
+    const ignored = (
+      [
+        ['validateHealths', spec.validateHealths],
+        ['preDeployChecks', spec.preDeployChecks],
+        ['preDeleteChecks', spec.preDeleteChecks],
+        ['postDeleteChecks', spec.postDeleteChecks],
+        ['patchesFrom', spec.patchesFrom],
+      ] as const
+    )
+      .filter(([, v]) => (v ?? []).length > 0)
+      .map(([k]) => k);
+    if (spec.reloader) ignored.push('reloader');
+    if (ignored.length > 0) {
+      record(this.c, raw, 'Warning', 'NotSupported', `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not evaluated by Ripple yet: the add-ons are reported Provisioned once applied`);
+    }
   }
 
   private failedFeature(prev: Feature | undefined, f: FeatureFailure, hash: string | undefined): Feature {
