@@ -171,6 +171,7 @@ class InClusterAgent implements ClusterAgent {
       }
       wanted.set(key, es);
     }
+    this.log.debug({ eventSources: [...wanted.keys()] }, 'EventSource copies');
     this.detector.setEventSources(wanted);
     const id = this.options.cluster;
     // EventSources that just went away: withdraw their reports by name (a write may still be in flight, so the

@@ -178,7 +178,7 @@ describe('ClusterDetector', () => {
       assert.deepEqual(t.names('keep'), ['keep/k'], 'the last known match is kept');
       assert.match(failed!.content.failureMessage!, /EventSource keep: evaluation failed: spec\.resourceSelectors\[0\]\.evaluate on Service keep\/k: .*cannot decide/);
       await client.patch({ apiVersion: 'v1', kind: 'Service', namespace: 'keep', name: 'k' }, 'merge', { metadata: { labels: { mode: 'off' } } });
-      await eventually(() => t.latest.get('keep'), (u) => u?.content.failureMessage === undefined && u.content.matchingResources.length === 0);
+      await eventually(() => t.latest.get('keep'), (u) => u?.content.failureMessage === undefined && u!.content.matchingResources.length === 0);
     } finally {
       await t.stop();
     }

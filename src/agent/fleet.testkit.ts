@@ -5,7 +5,8 @@ import { generateCrds } from '../api/index.js';
 import { ClusterRegistry, registerCluster } from '../clusters/index.js';
 import { EventRecorder, InformerFactory, KubeClient, isAlreadyExists, type KubeObject } from '../kube/index.js';
 import { createLuaRuntime, type LuaRuntime } from '../lua/index.js';
-import { createMetricsRegistry, type Registry } from '../obs/index.js';
+import { createLogger, createMetricsRegistry, type Registry } from '../obs/index.js';
+import { createWriteStream } from 'node:fs';
 import { startTestApiServer, type TestApiServer } from '../../test/support/apiserver.js';
 import { eventually } from '../../test/support/eventually.js';
 import { startClusterAgent, type ClusterAgent } from './cluster-agent.js';
@@ -25,6 +26,8 @@ export interface FleetOptions {
   api?: TestApiServer;
   runtime?: LuaRuntime;
   healthIntervalMs?: number;
+  /** How long the registry trusts a kubeconfig Secret (default 60 s). */
+  kubeconfigTtlMs?: number;
 }
 
 /** Fleet is a running test fleet. */
@@ -75,8 +78,10 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   const runtime = o.runtime ?? (await createLuaRuntime({ clock: { now: () => Date.now() } }));
   const metrics = createMetricsRegistry();
   const informers = new InformerFactory(mgmt);
-  const registry = new ClusterRegistry({ informers, kubeconfigTtlMs: 60_000 });
+  const registry = new ClusterRegistry({ informers, kubeconfigTtlMs: o.kubeconfigTtlMs ?? 60_000 });
   const recorder = new EventRecorder(mgmt);
+  // AGENT_TEST_LOG=<file> writes the agent's debug log there (diagnosing a failing test).
+  const logger = process.env.AGENT_TEST_LOG ? createLogger({ level: 'debug', destination: createWriteStream(process.env.AGENT_TEST_LOG, { flags: 'a' }) }) : undefined;
   const manager = await startAgentManager({
     mode: o.mode,
     informers,
@@ -84,6 +89,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
     recorder,
     metrics,
     runtime,
+    logger,
     coalesceMs: o.coalesceMs ?? 5,
     healthIntervalMs: o.healthIntervalMs ?? 200,
   });
@@ -106,6 +112,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
           cluster: { clusterNamespace: CLUSTER_NAMESPACE, clusterName: name, clusterType: 'Sveltos' },
           runtime,
           metrics,
+          logger,
           coalesceMs: o.coalesceMs ?? 5,
         }),
       );

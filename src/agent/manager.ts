@@ -563,6 +563,7 @@ class Manager implements AgentManager {
     await rt.esSub.informer.waitForSync({ timeoutMs: 10_000 });
     const desired = new Map([...rt.wanted].map(([name, w]) => [name, buildEventSourceCopy(w.es, w.triggers)]));
     const actions = planDistribution(desired, rt.esSub.informer.cache.list());
+    if (actions.length > 0) this.log.debug({ cluster: key, actions: actions.map((a) => (a.type === 'apply' ? `apply ${a.object.metadata.name}` : `delete ${a.name}`)) }, 'distributing EventSources');
     for (const a of actions) {
       if (a.type === 'apply') {
         await client.apply(a.object as unknown as KubeObject, { fieldManager: FIELD_MANAGER, force: true });
@@ -615,6 +616,9 @@ class Manager implements AgentManager {
   private checkHealth(): void {
     for (const rt of this.runtimes.values()) {
       if (rt.stopped) continue;
+      // Asking the registry for the client re-reads the kubeconfig Secret once its TTL passed: a changed kubeconfig
+      // (a fix for an unreachable cluster, a rotated credential) reaches us as an `updated: kubeconfig` event.
+      this.options.registry.client(rt.key).catch(() => undefined);
       const h = this.informersOf(rt);
       const down = h.failing > 0;
       if (down === rt.unreachable) continue;

@@ -225,7 +225,9 @@ export class ReportWriter {
   private async reconcile(key: string): Promise<void> {
     const desired = this.desired.get(key);
     if (!desired) return;
-    const actions = planReport(desired, this.observedFor(key));
+    const observed = this.observedFor(key);
+    const actions = planReport(desired, observed);
+    if (actions.length > 0) this.log.debug({ report: key, desired: desired.state, observedRv: observed?.metadata.resourceVersion, actions: actions.map((a) => a.type) }, 'writing EventReport');
     const metrics = this.options.metrics;
     const target = this.options.role;
     try {
