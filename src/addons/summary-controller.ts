@@ -324,7 +324,7 @@ export class SummaryReconciler {
       ] as const
     )
       .filter(([, v]) => (v ?? []).length > 0)
-      .map(([k]) => k);
+      .map(([k]): string => k);
     if (spec.reloader) ignored.push('reloader');
     if (ignored.length > 0) {
       record(this.c, raw, 'Warning', 'NotSupported', `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not evaluated by Ripple yet: the add-ons are reported Provisioned once applied`);
