@@ -126,13 +126,15 @@ function kubeConfigFrom(file: string | undefined, context: string | undefined): 
 
 function waitForSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const on = (s: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+    const onInt = () => done('SIGINT');
+    const onTerm = () => done('SIGTERM');
+    const done = (s: NodeJS.Signals) => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
       resolve(s);
     };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
   });
 }
 
