@@ -375,6 +375,36 @@ describe('event manager on the embedded API server', () => {
     await deleteTrigger('modal');
   });
 
+  test('eventSourceName templated with cluster data, and clusters selected through clusterSetRefs', async () => {
+    await h.apply({
+      ...ET,
+      metadata: { name: 'per-env' },
+      spec: { sourceClusterSelector: { matchLabels: { env: 'other' } }, eventSourceName: 'es-{{ .Cluster.metadata.labels.env }}', oneForEvent: true },
+    });
+    await h.putReport({ namespace: 'other', name: 'o1' }, 'es-other', [svc('x', 'one')]);
+    await until('generated from the report of the rendered EventSource name', () => profiles('per-env'), (l) => l.length === 1);
+    await deleteTrigger('per-env');
+
+    await h.apply({ apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'ClusterSet', metadata: { name: 'set1' }, spec: { clusterRefs: [{ apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'SveltosCluster', namespace: 'capi', name: 'eng' }], maxReplicas: 1 } });
+    await h.apply({
+      ...ET,
+      metadata: { name: 'via-set' },
+      spec: { sourceClusterSelector: { matchLabels: { nothing: 'matches' } }, clusterSetRefs: ['set1'], eventSourceName: 'set-es', oneForEvent: true },
+    });
+    await h.putReport({ namespace: 'capi', name: 'eng' }, 'set-es', [svc('x', 'one')]);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal((await profiles('via-set')).length, 0, 'not selected while the ClusterSet selects nothing');
+    // The ClusterSet controller (src/clusters) writes this status; here it is written directly.
+    await h.mgmt.apply(
+      { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'ClusterSet', metadata: { name: 'set1' }, status: { selectedClusterRefs: [{ apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'SveltosCluster', namespace: 'capi', name: 'eng' }] } },
+      { fieldManager: 'clusterset-controller', force: true, subresource: 'status' },
+    );
+    await until('selected through the ClusterSet', () => profiles('via-set'), (l) => l.length === 1);
+    const st = await until('status lists it', () => status('via-set'), (x) => x?.clusterInfo?.[0]?.status === 'Provisioned');
+    assert.deepEqual(st?.matchingClusters?.map((m) => m.name), ['eng']);
+    await deleteTrigger('via-set');
+  });
+
   test('restart mid-way: changes made while the manager is down converge without duplicates', async () => {
     await h.apply({ ...ET, metadata: { name: 'restart' }, spec: { sourceClusterSelector: { matchLabels: { env: 'other' } }, eventSourceName: 'rs', oneForEvent: true } });
     const o1 = { namespace: 'other', name: 'o1' };
