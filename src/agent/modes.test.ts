@@ -166,6 +166,31 @@ const SCENARIOS: Scenario[] = [
     ],
   },
   {
+    name: 'seed 002: v1alpha1 flat EventSource with a Lua script, EventBasedAddOn with string selectors',
+    steps: [
+      {
+        what: 'the flat shape is normalised; only Services with an ingress IP match (lb/front is left from seed 001), only in env=production',
+        mgmt: [seed('002', 1, 0), seed('002', 1, 1)],
+        put: [
+          { cluster: 'c3', object: svc('flat', 'lb', {}, [80], { type: 'LoadBalancer' }), status: { loadBalancer: { ingress: [{ ip: '192.0.2.20' }] } } },
+          { cluster: 'c3', object: svc('flat', 'internal') },
+        ],
+        expect: {
+          'c3/load-balancer-service': { matching: ['Service:flat/lb', 'Service:lb/front'], collected: ['Service:flat/lb', 'Service:lb/front'] },
+          'c1/load-balancer-service': null,
+        },
+      },
+      {
+        what: 'cleanup',
+        mgmtDel: [
+          { ...EBA, name: 'service-policy' },
+          { ...ES, name: 'load-balancer-service' },
+        ],
+        expect: { 'c3/load-balancer-service': null },
+      },
+    ],
+  },
+  {
     name: 'seed 000: loadbalancer-class-handler (label lb.buttah.cloud/class), env=prod',
     steps: [
       {
