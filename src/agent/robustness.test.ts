@@ -54,6 +54,8 @@ test('the embedded API server restarts mid-test: watches resume, changes made me
     await waitReport(f, 'c1', 'watched', (v) => JSON.stringify(v?.matching) === '["Service:w/b","Service:w/c"]');
   } finally {
     await f?.stop();
+    // api.stop() stops the server it started; the restarted one is stopped here.
+    await api.server.stop();
     await api.stop();
   }
 });
@@ -177,3 +179,38 @@ test('why copies carry no ownerReference: the garbage collector deletes a copy o
   }
 });
 
+
+test('cluster changes: a label change re-selects (templated eventSourceName follows it), deletion withdraws', async () => {
+  const f = await startFleet({ mode: 'agentless', clusters: { c1: { env: 'fv', tier: 'gold' }, c2: { env: 'fv', tier: 'silver' } } });
+  try {
+    for (const c of ['c1', 'c2']) await ensureNamespace(await f.client(c), 'w');
+    for (const tier of ['gold', 'silver']) {
+      await f.mgmt.create({ ...ES, metadata: { name: `${tier}-svc` }, spec: { resourceSelectors: [{ group: '', version: 'v1', kind: 'Service', namespace: 'w' }] } } as KubeObject);
+    }
+    const trigger = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventTrigger' };
+    await f.mgmt.create({ ...trigger, metadata: { name: 'tiered' }, spec: { sourceClusterSelector: { matchLabels: { env: 'fv' } }, eventSourceName: '{{ index .Cluster.metadata.labels "tier" }}-svc' } } as KubeObject);
+    await f.mgmt.create({ ...trigger, metadata: { name: 'dangling' }, spec: { sourceClusterSelector: { matchLabels: { env: 'fv' } }, eventSourceName: 'no-such-source' } } as KubeObject);
+    await waitReport(f, 'c1', 'gold-svc', (v) => v !== undefined);
+    await waitReport(f, 'c2', 'silver-svc', (v) => v !== undefined);
+    assert.equal(await f.report('c1', 'silver-svc'), undefined);
+    const warned = await eventually(
+      async () => (await f.mgmt.list<KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string } }>({ apiVersion: 'v1', kind: 'Event' })).items.find((e) => e.reason === 'EventSourceNotFound'),
+      (e) => e !== undefined,
+      { message: 'a Warning Event on the trigger naming a missing EventSource' },
+    );
+    assert.equal(warned!.involvedObject?.name, 'dangling');
+    assert.match(warned!.message!, /EventSource no-such-source does not exist/);
+    // c1 moves to silver: the gold report is withdrawn, a silver one appears.
+    await f.mgmt.patch({ apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'SveltosCluster', namespace: CLUSTER_NAMESPACE, name: 'c1' }, 'merge', { metadata: { labels: { tier: 'silver' } } });
+    await waitReport(f, 'c1', 'silver-svc', (v) => v !== undefined);
+    await waitReport(f, 'c1', 'gold-svc', (v) => v === undefined, 'gold report withdrawn');
+    // c2 stops matching the selector: its report goes.
+    await f.mgmt.patch({ apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'SveltosCluster', namespace: CLUSTER_NAMESPACE, name: 'c2' }, 'merge', { metadata: { labels: { env: 'staging' } } });
+    await waitReport(f, 'c2', 'silver-svc', (v) => v === undefined, 'c2 unselected');
+    // c1 is deleted: its reports go with it.
+    await f.mgmt.delete({ apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'SveltosCluster', namespace: CLUSTER_NAMESPACE, name: 'c1' });
+    await waitReport(f, 'c1', 'silver-svc', (v) => v === undefined, 'c1 deleted');
+  } finally {
+    await f.stop();
+  }
+});
