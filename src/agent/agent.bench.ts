@@ -101,7 +101,7 @@ async function churn(n: number, perCluster: number, eventSources: number, second
   const { f, clients } = await setupFleet(n, 10, eventSources, perCluster);
   const total = async (name: string) => (await f.metrics.getSingleMetric(name)!.get()).values.reduce((a, v) => a + v.value, 0);
   const flushSum = async () => {
-    const m = (await f.metrics.getSingleMetric('ripple_agent_flush_duration_seconds')!.get()).values.find((v) => v.metricName === 'ripple_agent_flush_duration_seconds_sum');
+    const m = (await f.metrics.getSingleMetric('ripple_agent_flush_duration_seconds')!.get()).values.find((v) => (v as { metricName?: string }).metricName === 'ripple_agent_flush_duration_seconds_sum');
     return m?.value ?? 0;
   };
   const [evals0, writes0, flush0] = [await total('ripple_agent_evaluations_total'), await total('ripple_agent_report_writes_total'), await flushSum()];

@@ -48,12 +48,22 @@ test('planReport: empty matchingResources and a missing list are the same conten
   assert.deepEqual(planReport({ state: 'present', report: want }, observed), []);
 });
 
+test('planReport: the event manager’s failureMessage on the management copy is not a difference', () => {
+  const want = buildManagementReport(id, content);
+  const observed = stored(want, { phase: 'Processed', failureMessage: 'template error in ClusterProfile generation' });
+  assert.deepEqual(planReport({ state: 'present', report: want }, observed), []);
+});
+
 test('planReport: the managed copy carries its failure in status.failureMessage', () => {
   const want = buildManagedReport({ ...content, failureMessage: 'lua: boom' });
   const observed = stored(buildManagedReport(content), { phase: 'WaitingForDelivery' });
   const actions = planReport({ state: 'present', report: want }, observed);
   assert.deepEqual(actions.map((a) => a.type), ['applyStatus']);
   assert.deepEqual((actions[0] as { object: ReportObject }).object.status, { phase: 'WaitingForDelivery', failureMessage: 'lua: boom' });
+  // Recovery clears it.
+  const healed = planReport({ state: 'present', report: buildManagedReport(content) }, stored(want, { phase: 'WaitingForDelivery', failureMessage: 'lua: boom' }));
+  assert.deepEqual(healed.map((a) => a.type), ['applyStatus']);
+  assert.deepEqual((healed[0] as { object: ReportObject }).object.status, { phase: 'WaitingForDelivery' });
 });
 
 const esObj = (name: string, labels?: Record<string, string>): EventSource =>

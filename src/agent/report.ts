@@ -194,7 +194,8 @@ export function buildManagedReport(content: ReportContent): ReportObject {
     metadata: { name: content.eventSourceName, namespace: SVELTOS_NAMESPACE, labels: { [Labels.eventSourceName]: content.eventSourceName } },
     spec: specOf(content, undefined),
   };
-  if (content.failureMessage) r.status = { failureMessage: content.failureMessage };
+  // The agent owns the managed copy's status: a present `status` tells the writer to keep failureMessage in line.
+  r.status = content.failureMessage ? { failureMessage: content.failureMessage } : {};
   return r;
 }
 

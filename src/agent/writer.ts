@@ -79,7 +79,9 @@ export function planReport(desired: DesiredReport | undefined, observed: ReportO
     object: { apiVersion: want.apiVersion, kind: want.kind, metadata: { name: want.metadata.name, namespace: want.metadata.namespace }, status },
   };
   if (!observed || reportDiffers(want, observed)) return [{ type: 'apply', object: want }, statusAction];
-  const failureDiffers = (want.status?.failureMessage ?? undefined) !== (observed.status?.failureMessage ?? undefined);
+  // status.failureMessage is the agent's only on managed copies (a desired `status`); on the management copy it
+  // belongs to the event manager and must not count as a difference, or both would rewrite the phase forever.
+  const failureDiffers = want.status !== undefined && (want.status.failureMessage ?? undefined) !== (observed.status?.failureMessage ?? undefined);
   if (!observed.status?.phase || failureDiffers) return [statusAction];
   return [];
 }
