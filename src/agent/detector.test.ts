@@ -117,7 +117,7 @@ describe('ClusterDetector', () => {
     }
   });
 
-  test('a burst of changes inside the window becomes one report; deletion leaves it promptly', async () => {
+  test('a burst of changes inside the window costs at most two reports; deletion leaves it promptly', async () => {
     const t = start(400);
     try {
       t.d.setEventSources(new Map([['burst', es('burst', { resourceSelectors: [svcSel({ namespace: 'burst' })] })]]));
@@ -126,9 +126,10 @@ describe('ClusterDetector', () => {
       const before = t.updates.length;
       await Promise.all(Array.from({ length: 10 }, (_, i) => client.create(svc('burst', `b${i}`))));
       await eventually(() => t.names('burst')?.length, (n) => n === 10);
-      // The window (400 ms) is far longer than creating ten objects: the first report after the burst has them all.
-      assert.equal(t.updates[before].content.matchingResources.length, 10);
-      assert.equal(t.updates.length, before + 1);
+      // The window (400 ms) is far longer than creating ten objects: the leading flush takes what arrived first and
+      // the rest waits for the window, so the burst costs at most two reports.
+      assert.ok(t.updates.length - before <= 2, `${t.updates.length - before} reports for one burst`);
+      assert.equal(t.updates[t.updates.length - 1].content.matchingResources.length, 10);
       await client.delete({ apiVersion: 'v1', kind: 'Service', namespace: 'burst', name: 'b3' });
       await eventually(() => t.names('burst')?.includes('burst/b3'), (has) => has === false, { message: 'deleted object leaves the report' });
     } finally {

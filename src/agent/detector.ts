@@ -3,8 +3,8 @@
 // One informer per GVK (shared through the cluster's InformerFactory with every other user of that GVK), started
 // when the first EventSource needs the GVK and stopped when none does. A kind that is not installed yields nothing
 // (discovery says so, like Sveltos' RESTMapping NoMatch) and starts delivering as soon as its CRD is served (the
-// informer waits for it). Informer handlers only record the changed object's key; after a short coalescing window
-// the detector re-evaluates only those objects, only against the selectors of the EventSources that watch their
+// informer waits for it). Informer handlers only record the changed object's key; a throttled flush (leading edge,
+// then at most one per coalescing window) re-evaluates only those objects, only against the selectors of the EventSources that watch their
 // GVK (the src/match per-object API), and keeps each EventSource's matching set up to date. An EventSource whose
 // set (or, with collectResources / aggregatedSelection, whose matched objects) changed gets a new ReportContent;
 // content that did not change is not reported again.
@@ -48,7 +48,7 @@ export interface DetectorOptions {
   runtime: LuaRuntime;
   /** Receives content whenever an EventSource's report content changes (called from the flush, synchronously). */
   onReport(update: ReportUpdate): void;
-  /** Coalescing window in ms (default 10). */
+  /** Coalescing window in ms (default 10): at most one flush per window while changes keep coming. */
   coalesceMs?: number;
   /** Expose the libsveltos Lua helpers to EventSource scripts (default true). */
   luaHelpers?: boolean;
@@ -120,6 +120,7 @@ export class ClusterDetector {
   private readonly log: Logger;
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private firstPendingAt: number | undefined;
+  private lastFlushAt: number | undefined;
   private stopped = false;
   private readonly coalesceMs: number;
 
@@ -286,11 +287,16 @@ export class ClusterDetector {
     return w;
   }
 
+  // schedule arranges a flush with leading-edge throttling: the first change after a quiet period is evaluated on
+  // the next turn of the event loop (everything delivered in the same watch chunk joins it); changes arriving while
+  // flushes are recent wait until coalesceMs after the previous flush, so a burst costs at most one flush per window
+  // and an isolated change pays no window at all.
   private schedule(fromEvent = false): void {
     if (this.stopped) return;
     if (fromEvent && this.firstPendingAt === undefined) this.firstPendingAt = performance.now();
     if (this.timer) return;
-    this.timer = this.coalesceMs > 0 ? setTimeout(() => this.flush(), this.coalesceMs) : setImmediate(() => this.flush());
+    const wait = this.lastFlushAt === undefined ? 0 : this.lastFlushAt + this.coalesceMs - performance.now();
+    this.timer = wait > 0 ? setTimeout(() => this.flush(), wait) : setImmediate(() => this.flush());
   }
 
   private cancelTimer(): void {
@@ -312,6 +318,7 @@ export class ClusterDetector {
     this.timer = undefined;
     if (this.stopped) return;
     const t0 = performance.now();
+    this.lastFlushAt = t0;
     const since = this.firstPendingAt;
     this.firstPendingAt = undefined;
     try {

@@ -116,6 +116,7 @@ interface ClusterRuntime {
   collectAll: boolean;
   collectSince?: number;
   collectTimer?: NodeJS.Timeout;
+  lastCollectAt?: number;
   esSub?: Subscription<EventSourceCopy & KubeObject>;
   esSubFactory?: InformerFactory;
   connecting: boolean;
@@ -512,13 +513,16 @@ class Manager implements AgentManager {
     );
   }
 
+  // scheduleCollect throttles like the detector: leading edge, then at most one collection per window.
   private scheduleCollect(rt: ClusterRuntime): void {
     if (rt.collectTimer || rt.stopped) return;
-    rt.collectTimer = setTimeout(() => this.collect(rt), this.coalesceMs);
+    const wait = rt.lastCollectAt === undefined ? 0 : rt.lastCollectAt + this.coalesceMs - performance.now();
+    rt.collectTimer = setTimeout(() => this.collect(rt), Math.max(0, wait));
   }
 
   private collect(rt: ClusterRuntime): void {
     rt.collectTimer = undefined;
+    rt.lastCollectAt = performance.now();
     const sub = rt.collectorSub;
     if (!sub || rt.stopped) return;
     const since = rt.collectSince;

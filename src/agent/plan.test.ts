@@ -27,6 +27,8 @@ test('planReport: create, unchanged, changed, phase only, withdrawn, being delet
   const processed = stored(want, { phase: 'Processed' });
   assert.deepEqual(planReport({ state: 'present', report: want }, processed), [], 'same content, processed: nothing to write');
   assert.deepEqual(planReport({ state: 'present', report: want }, stored(want)).map((a) => a.type), ['applyStatus'], 'no phase yet');
+  const waiting = stored(want, { phase: 'WaitingForDelivery' });
+  assert.deepEqual(planReport({ state: 'present', report: buildManagementReport(id, { ...content, matchingResources: [] }) }, waiting).map((a) => a.type), ['apply'], 'still waiting: no status write');
   const changed = buildManagementReport(id, { ...content, matchingResources: [] });
   const actions = planReport({ state: 'present', report: changed }, processed);
   assert.deepEqual(actions.map((a) => a.type), ['apply', 'applyStatus']);

@@ -78,7 +78,12 @@ export function planReport(desired: DesiredReport | undefined, observed: ReportO
     type: 'applyStatus',
     object: { apiVersion: want.apiVersion, kind: want.kind, metadata: { name: want.metadata.name, namespace: want.metadata.namespace }, status },
   };
-  if (!observed || reportDiffers(want, observed)) return [{ type: 'apply', object: want }, statusAction];
+  const waiting = observed?.status?.phase === PHASE_WAITING;
+  if (!observed || reportDiffers(want, observed)) {
+    // A report still waiting for delivery keeps waiting: the status write would change nothing.
+    const failureSame = want.status === undefined || (want.status.failureMessage ?? undefined) === (observed?.status?.failureMessage ?? undefined);
+    return waiting && failureSame ? [{ type: 'apply', object: want }] : [{ type: 'apply', object: want }, statusAction];
+  }
   // status.failureMessage is the agent's only on managed copies (a desired `status`); on the management copy it
   // belongs to the event manager and must not count as a difference, or both would rewrite the phase forever.
   const failureDiffers = want.status !== undefined && (want.status.failureMessage ?? undefined) !== (observed.status?.failureMessage ?? undefined);
