@@ -95,4 +95,3 @@ export function isDeleting(o: { metadata?: { deletionTimestamp?: unknown } } | u
   return Boolean(o?.metadata?.deletionTimestamp);
 }
 
-export type { EventSource };
