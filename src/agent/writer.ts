@@ -7,6 +7,7 @@
 import {
   Controller,
   errorMessage,
+  isConflict,
   isNotFound,
   type InformerFactory,
   type KubeClient,
@@ -134,6 +135,7 @@ export class ReportWriter {
   private readonly controller: Controller;
   private readonly sub: Subscription<ReportObject & KubeObject>;
   private readonly log: Logger;
+  private readonly removeDeleteHandler: () => void;
 
   constructor(private readonly options: ReportWriterOptions) {
     this.log = (options.logger ?? silentLogger()).child({ writer: options.role });
@@ -149,6 +151,15 @@ export class ReportWriter {
     this.controller.watch(this.sub.informer, (o) => {
       const k = keyOf(o.metadata.namespace, o.metadata.name);
       return this.desired.has(k) ? k : undefined;
+    });
+    // A deletion seen after our last write makes that write history: forget it, so the next plan starts from
+    // "absent" instead of a stale copy (whose uid would make a delete precondition fail forever).
+    this.removeDeleteHandler = this.sub.informer.addHandler({
+      onDelete: (o) => {
+        const k = keyOf(o.metadata.namespace, o.metadata.name);
+        const w = this.written.get(k);
+        if (w && !olderThan(o.metadata.resourceVersion, w.object.metadata.resourceVersion)) this.written.delete(k);
+      },
     });
   }
 
@@ -212,6 +223,7 @@ export class ReportWriter {
 
   /** stop ends the workers and the informer subscription. */
   async stop(): Promise<void> {
+    this.removeDeleteHandler();
     await this.controller.stop();
     await this.sub.unsubscribe();
   }
@@ -260,6 +272,8 @@ export class ReportWriter {
             try {
               await this.options.client.delete({ ...EVENT_REPORT, namespace: a.namespace, name: a.name }, a.uid ? { preconditions: { uid: a.uid } } : {});
             } catch (err) {
+              // A uid precondition that fails means our view was stale: forget it and plan again from the cache.
+              if (isConflict(err)) this.written.delete(key);
               if (!isNotFound(err)) throw err;
             }
             this.written.delete(key);
