@@ -224,6 +224,17 @@ describe('event manager on the embedded API server', () => {
     assert.deepEqual(again.map((p) => p.metadata.name), before);
   });
 
+  test('a trigger spec change re-renders in place: same names, same objects, new content', async () => {
+    const [before] = await profiles('loadbalancer-class-handler');
+    const [et] = seed('000', 6).filter((o) => o.kind === 'EventTrigger');
+    await h.apply({ ...et, spec: { ...et.spec, syncMode: 'ContinuousWithDriftDetection', tier: 50 } });
+    const [after] = await until('updated', () => profiles('loadbalancer-class-handler'), (l) => l.length === 1 && (l[0].spec as { tier?: number }).tier === 50);
+    assert.equal(after.metadata.uid, before.metadata.uid);
+    assert.equal((after.spec as { syncMode?: string }).syncMode, 'ContinuousWithDriftDetection');
+    await h.apply(et);
+    await until('restored', () => profiles('loadbalancer-class-handler'), (l) => (l[0]?.spec as { tier?: number } | undefined)?.tier === 100);
+  });
+
   test('a template error fails only its trigger, with the template name, line and column, in status, report and an Event', async () => {
     await h.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'broken', annotations: { 'projectsveltos.io/instantiate': 'true' } }, data: { 'a.yaml': 'a: 1\nb: {{ .Resource.spec.nope }}\n' } });
     await h.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'fine', annotations: { 'projectsveltos.io/instantiate': 'true' } }, data: { 'a.yaml': 'name: {{ .Resource.metadata.name }}\n' } });
