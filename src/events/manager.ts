@@ -44,7 +44,7 @@ import { EventError, issue, type EventIssue } from './errors.js';
 import { eventMetrics, type EventMetrics } from './metrics.js';
 import { contentHash, ownerOfLabels, parseGoDuration, RippleAnnotations, type ClusterIdentity } from './naming.js';
 import { eventIdOf, objectKeyOf, plan, type Plan } from './plan.js';
-import { renderEvents, sourceKey, type GeneratedObject, type RenderedEvent, type SourceKind, type SourceObject, type TriggerView } from './render.js';
+import { renderEvents, sourceKey, type GeneratedObject, type SourceKind, type SourceObject, type TriggerView } from './render.js';
 import { reportEvents, type ReportEvents } from './report-events.js';
 import { reportStatus, sameTriggerStatus, triggerStatus, type PairResult, type ReportTriggerState } from './status.js';
 
@@ -607,10 +607,10 @@ class Manager {
       ? { apiVersion: entry.ref.apiVersion, kind: entry.ref.kind, namespace: entry.ref.namespace, name: entry.ref.name }
       : { apiVersion: id.type === 'Sveltos' ? 'lib.projectsveltos.io/v1beta1' : 'cluster.x-k8s.io/v1beta1', kind: id.type === 'Sveltos' ? 'SveltosCluster' : 'Cluster', namespace: id.namespace, name: id.name };
 
-    const hold = (status: PairResult['status'], failure?: string, extra: Partial<PairResult> = {}) => {
-      const r: PairResult = { clusterKey: ck, cluster: clusterRef, status, hash: prev?.hash ?? '', matching: prev?.matching ?? 0, ...extra };
+    const hold = (status: PairResult['status'], failure?: string) => {
+      const r: PairResult = { clusterKey: ck, cluster: clusterRef, status, hash: prev?.hash ?? '', matching: prev?.matching ?? 0 };
       if (failure) r.failureMessage = truncate(failure);
-      this.setResult(trigger, src, pair, r);
+      this.setResult(trigger, src, r);
     };
 
     // Withdraw everything: the trigger is gone or being deleted, the cluster is gone or no longer selected.
@@ -620,16 +620,15 @@ class Manager {
     else if (src.problem) return hold('Failed', src.problem);
     else if (src.view?.annotations[Annotations.capiPaused] !== undefined) {
       // A paused trigger (Cluster API's pause annotation, as Sveltos honours it) changes nothing until unpaused.
-      if (prev) this.setResult(trigger, src, pair, prev);
       return;
     } else if (!entry || entry.deleting) withdraw = 'cluster deleted';
     else if (entry.paused || !entry.ready) {
       // Pausing is not unselecting, and a cluster that is not ready says nothing about its events: keep everything.
-      if (prev) this.setResult(trigger, src, pair, prev);
       return;
     } else if (!this.isSelected(src.view!.spec, entry)) withdraw = 'cluster no longer selected';
 
     if (withdraw !== undefined) {
+      if (observed.profiles.length + observed.objects.length > 0) this.log.debug({ trigger, cluster: ck, why: withdraw }, 'withdrawing generated objects');
       this.forgetPairReport(pair, trigger);
       this.setDeps(pair, new Set());
       this.absentSince.delete(pair);
@@ -675,10 +674,7 @@ class Manager {
     } else if (report === undefined) {
       // No report: evidence that nothing matches only while the cluster is reachable (the agent deletes reports
       // when nothing is selected any more); a Down cluster keeps what it had.
-      if (e.connectionStatus === 'Down') {
-        if (prev) this.setResult(trigger, src, pair, prev);
-        return;
-      }
+      if (e.connectionStatus === 'Down') return;
       events = { events: [], matching: 0 };
       this.forgetPairReport(pair, trigger);
     } else if (report.metadata.deletionTimestamp) {
@@ -781,7 +777,7 @@ class Manager {
       matching: events.matching,
     };
     if (failure) result.failureMessage = truncate(failure);
-    this.setResult(trigger, src, pair, result);
+    this.setResult(trigger, src, result);
     if (issues.length > 0) this.warn(src!, issues[0].code, `cluster ${ck}: ${result.failureMessage}`, pair);
     else this.warned.delete(`${trigger}|${pair}`);
     if (reportGeneration !== undefined) this.setReportState(pair, trigger, reportKey, reportGeneration, failure || undefined);
@@ -860,7 +856,7 @@ class Manager {
     return issues;
   }
 
-  private setResult(trigger: string, src: TriggerSource | undefined, pair: string, r: PairResult): void {
+  private setResult(trigger: string, src: TriggerSource | undefined, r: PairResult): void {
     let byCluster = this.results.get(trigger);
     if (!byCluster) this.results.set(trigger, (byCluster = new Map()));
     const prev = byCluster.get(r.clusterKey);
