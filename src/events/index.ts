@@ -22,3 +22,6 @@ export {
 } from './render.js';
 export { plan, profileReferences, type Action, type Plan, type PlanInput } from './plan.js';
 export { findCollisions, type ExistingLookup } from './collisions.js';
+export { triggerStatus, reportStatus, type ClusterInfoStatus, type PairResult } from './status.js';
+export { eventMetrics, type EventMetrics } from './metrics.js';
+export { startEventManager, type Clock, type EventManager, type EventManagerOptions } from './manager.js';
