@@ -779,6 +779,10 @@ export class SummaryReconciler {
     });
     this.afterExecute(key, entry, cs, type, actions, outcome);
     if (!dryRun) this.remember(key, desired, outcome, known);
+    if (outcome.errors.length > 0) {
+      // A namespace deleted behind our back makes applies fail: forget what we believed exists there.
+      for (const n of [...this.namespaces]) if (n.startsWith(`${entry.key}|`) || n.startsWith(`${LOCAL}|`)) this.namespaces.delete(n);
+    }
     for (const r of outcome.results) this.c.metrics?.objects.inc({ op: opOf(r) });
     if (dryRun) {
       await this.writeClusterReport(cs, profile, type, outcome.results);
