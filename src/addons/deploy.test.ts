@@ -76,6 +76,12 @@ describe('add-on deployer', () => {
     const cp = await eventually(() => env.mgmt.getIfExists<Obj>({ ...CP, name: 'base' }), (o) => ((o?.status?.updatedClusters as { clusters?: unknown[] })?.clusters ?? []).length === 1, { message: 'profile status' });
     assert.deepEqual(cp!.status!.matchingClusters, [{ apiVersion: SC.apiVersion, kind: SC.kind, namespace: 'edge1', name: 'edge1' }]);
     assert.deepEqual(cp!.metadata.finalizers, ['clusterprofilefinalizer.projectsveltos.io']);
+    // Metrics: objects created, a provisioned outcome, one matching cluster.
+    const text = await env.metrics.metrics();
+    assert.match(text, /ripple_addons_objects_total\{op="create"\} [1-9]/);
+    assert.match(text, /ripple_addons_deploy_outcome_total\{feature="Resources",outcome="provisioned"\} [1-9]/);
+    assert.match(text, /ripple_addons_matching_clusters\{profile_kind="ClusterProfile",profile_namespace="",profile_name="base"\} 1/);
+    assert.match(text, /ripple_reconcile_total\{controller="addons-summary",result="success"\} [1-9]/);
   });
 
   test('a ConfigMap change re-deploys; an object leaving the ConfigMap is deleted', async () => {

@@ -126,6 +126,17 @@ spec:
     await env.mgmt.delete({ ...CP, name: 'patched' });
   });
 
+  test('projectsveltos.io/subresources: the status is applied after the object', async () => {
+    const svc = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: with-status\n  namespace: cfg\nspec:\n  type: LoadBalancer\n  ports: [{port: 80}]\nstatus:\n  loadBalancer:\n    ingress:\n    - ip: 10.9.8.7\n';
+    await put({ ...CM, metadata: { name: 'sub', namespace: 'default', annotations: { 'projectsveltos.io/subresources': 'status' } }, data: { 'a.yaml': svc } });
+    await put({ ...CP, metadata: { name: 'sub' }, spec: { clusterSelector: { matchLabels: { env: 'feat' } }, policyRefs: [{ kind: 'ConfigMap', name: 'sub', namespace: 'default' }] } });
+    const o = await eventually(() => env.clusters.f1.getIfExists<Obj>({ apiVersion: 'v1', kind: 'Service', namespace: 'cfg', name: 'with-status' }), (x) => JSON.stringify(x?.status ?? {}).includes('10.9.8.7'), { message: 'status applied' });
+    assert.equal((o!.spec as { type: string }).type, 'LoadBalancer');
+    assert.ok(!(await events('f1', 'sub-sveltos-f1')).some((e) => e.reason === 'MisspelledAnnotation'));
+    await env.mgmt.delete({ ...CP, name: 'sub' });
+    await eventually(() => env.clusters.f1.getIfExists({ apiVersion: 'v1', kind: 'Service', namespace: 'cfg', name: 'with-status' }), (x) => x === undefined, { message: 'deleted (not adopted: we created it)' });
+  });
+
   test('an object the API server refuses: its message in status; continueOnError deploys the rest', async () => {
     const badSvc = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: bad\n  namespace: cfg\nspec:\n  type: NotAType\n  ports: [{port: 80}]\n';
     await put({ ...CM, metadata: { name: 'partly', namespace: 'default' }, data: { 'a.yaml': badSvc, 'b.yaml': cmText('good-one', 'cfg') } });
