@@ -157,7 +157,7 @@ class Manager implements AgentManager {
   private ready = false;
   private stopped = false;
   private lastNeeds: NeedsResult = { byCluster: new Map(), problems: [] };
-  private readonly triggerProblems = new Map<string, string>();
+  private readonly triggerProblems = new Map<string, { rv: string | undefined; messages: Set<string> }>();
   private readonly crdsEnsured = new WeakSet<KubeClient>();
 
   constructor(
@@ -288,10 +288,14 @@ class Manager implements AgentManager {
     return out;
   }
 
+  // problem reports a problem with a trigger once per (trigger version, reason, message): recomputations repeat it.
   private problem(raw: KubeObject, message: string, reason: string): void {
-    const key = `${raw.kind}/${raw.metadata.name}/${reason}`;
-    if (this.triggerProblems.get(key) === message) return;
-    this.triggerProblems.set(key, message);
+    const key = `${raw.kind}/${raw.metadata.name}`;
+    let seen = this.triggerProblems.get(key);
+    if (!seen || seen.rv !== raw.metadata.resourceVersion) this.triggerProblems.set(key, (seen = { rv: raw.metadata.resourceVersion, messages: new Set() }));
+    const id = `${reason}\0${message}`;
+    if (seen.messages.has(id)) return;
+    seen.messages.add(id);
     this.log.warn({ object: `${raw.kind}/${raw.metadata.name}`, reason }, message);
     this.options.recorder?.event(raw as Parameters<EventRecorder['event']>[0], 'Warning', reason, message);
   }
@@ -581,7 +585,9 @@ class Manager implements AgentManager {
         this.metrics?.distributions.inc({ action: 'delete' });
       }
     }
-    if (rt.wanted.size === 0 && this.runtimes.get(key) === rt) {
+    // Retire the runtime only when this pass removed every copy AND nothing is wanted now: the wanted set may have
+    // changed while this pass awaited (its key is queued again then).
+    if (desired.size === 0 && rt.wanted.size === 0 && this.runtimes.get(key) === rt) {
       // Every copy is gone: nothing left to do for this cluster.
       this.runtimes.delete(key);
       await this.stopRuntime(rt);
