@@ -78,6 +78,29 @@ interface Inputs {
   warnings: string[];
 }
 
+/** DeployResult is a deployment pass's verdict: the Resources feature status, the controller result, the kinds deployed. */
+interface DeployResult {
+  feature: Feature;
+  result: ReconcileResult | void;
+  gvks?: string[];
+}
+
+/** Pass is one reconcile of one ClusterSummary: what every step needs to know about it. */
+interface Pass {
+  /** The work-queue key (`namespace/name`). */
+  key: string;
+  /** The cached object (for metadata, Events and writes). */
+  raw: KubeObject;
+  /** The same, normalised. */
+  cs: ClusterSummary;
+  spec: ClusterProfileSpec;
+  profile: { kind: ProfileKind; name: string };
+  type: ClusterType;
+  /** The registered cluster (absent when it is gone: only withdrawal runs then). */
+  entry: ClusterEntry | undefined;
+  rctx: ReconcileContext;
+}
+
 const RESOURCES = 'Resources';
 const hexToBase64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
@@ -188,7 +211,8 @@ export class SummaryReconciler {
     }
     const type = (cs.spec.clusterType === 'Capi' ? 'Capi' : 'Sveltos') as ClusterType;
     const entry = this.c.registry.get(clusterKey(type, cs.spec.clusterNamespace, cs.spec.clusterName));
-    if (cs.metadata.deletionTimestamp) return this.withdraw(key, raw, cs, profile, type, entry, rctx);
+    const pass: Pass = { key, raw, cs, spec: cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec), profile, type, entry, rctx };
+    if (cs.metadata.deletionTimestamp) return this.withdraw(pass);
     // Paused: the annotation copied from the profile, or on the profile itself (a paused profile updates nothing).
     const owner = this.profileObject(profile, raw.metadata.namespace);
     if (cs.metadata.annotations?.[Annotations.profilePaused] !== undefined || owner?.metadata.annotations?.[Annotations.profilePaused] !== undefined) {
@@ -196,7 +220,7 @@ export class SummaryReconciler {
     }
     // No registered cluster, or a paused one: nothing may be written there; the cluster's events re-queue us.
     if (!entry || entry.paused) return;
-    const spec = cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec);
+    const spec = pass.spec;
     const status: ClusterSummaryStatus = { ...(cs.status ?? {}) };
     delete status.reconciliationSuspended;
     delete status.suspensionReason;
@@ -215,7 +239,7 @@ export class SummaryReconciler {
       return this.writeStatus(raw, cs, { ...status, featureSummaries: features });
     }
 
-    const gathered = await this.gather(key, raw, cs, profile, entry);
+    const gathered = await this.gather(pass, entry);
     let feature: Feature;
     let result: ReconcileResult | void;
     if (!gathered.ok) {
@@ -243,7 +267,7 @@ export class SummaryReconciler {
       this.warnIgnored(raw, spec);
       const t0 = performance.now();
       try {
-        const r = await this.deploy(key, raw, cs, profile, type, entry, inputs, prevFeature, status, rctx);
+        const r = await this.deploy(pass, entry, inputs, prevFeature, status);
         feature = r.feature;
         result = r.result;
         if (r.gvks) status.deployedGVKs = [{ featureID: RESOURCES, deployedGroupVersionKind: r.gvks }];
@@ -351,14 +375,8 @@ export class SummaryReconciler {
    * with cluster data), templateResourceRefs objects, and hashes it with the spec. Registers the references so
    * their changes re-queue this ClusterSummary.
    */
-  private async gather(
-    key: string,
-    raw: KubeObject,
-    cs: ClusterSummary,
-    profile: { kind: ProfileKind; name: string },
-    entry: ClusterEntry,
-  ): Promise<{ ok: true; inputs: Inputs } | { ok: false; failure: FeatureFailure }> {
-    const spec = cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec);
+  private async gather(p: Pass, entry: ClusterEntry): Promise<{ ok: true; inputs: Inputs } | { ok: false; failure: FeatureFailure }> {
+    const { key, raw, cs, profile, spec } = p;
     const names = { cluster: entry.object, clusterNamespace: cs.spec.clusterNamespace, clusterName: cs.spec.clusterName };
     const refEntries: RefEntry[] = [];
     const warnings: string[] = [];
@@ -480,15 +498,12 @@ export class SummaryReconciler {
 
   /** render turns the resolved references into stamped desired objects (or the first failure). */
   private async render(
-    raw: KubeObject,
-    cs: ClusterSummary,
-    profile: { kind: ProfileKind; name: string },
-    type: ClusterType,
+    p: Pass,
     entry: ClusterEntry,
     inputs: Inputs,
     clients: Record<Target, KubeClient | undefined>,
   ): Promise<{ ok: true; desired: DesiredObject[]; failures: string[] } | { ok: false; failure: FeatureFailure }> {
-    const spec = cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec);
+    const { raw, cs, profile, type, spec } = p;
     const templated = inputs.refs.some((r) => r.template) || (spec.patches ?? []).length > 0;
     const capi = templated && type === 'Capi' ? await this.capiObjects(entry) : {};
     const data = templated ? this.renderer.dataFor({ cluster: entry.object, mgmtResources: inputs.mgmtResources, ...capi }) : undefined;
@@ -617,13 +632,8 @@ export class SummaryReconciler {
   }
 
   /** scanDeployed lists the objects of the given kinds in the targets that carry this ClusterSummary's stamps. */
-  private async scanDeployed(
-    cs: ClusterSummary,
-    profile: { kind: ProfileKind; name: string },
-    type: ClusterType,
-    gvks: readonly string[],
-    clients: Record<Target, KubeClient | undefined>,
-  ): Promise<{ target: Target; object: KubeObject }[]> {
+  private async scanDeployed(p: Pass, gvks: readonly string[], clients: Record<Target, KubeClient | undefined>): Promise<{ target: Target; object: KubeObject }[]> {
+    const { cs, profile, type } = p;
     const csValue = clusterSummaryAnnotationValue(type, cs.spec.clusterNamespace, cs.spec.clusterName);
     const out: { target: Target; object: KubeObject }[] = [];
     for (const target of ['Local', 'Remote'] as const) {
@@ -662,47 +672,24 @@ export class SummaryReconciler {
    * deploy is the full pass. It first trusts what this deployer last wrote (updates under an optimistic lock, no
    * reads); if any object changed under it, it forgets that and runs again reading every object.
    */
-  private async deploy(
-    key: string,
-    raw: KubeObject,
-    cs: ClusterSummary,
-    profile: { kind: ProfileKind; name: string },
-    type: ClusterType,
-    entry: ClusterEntry,
-    inputs: Inputs,
-    prev: Feature | undefined,
-    status: ClusterSummaryStatus,
-    rctx: ReconcileContext,
-  ): Promise<{ feature: Feature; result: ReconcileResult | void; gvks?: string[] }> {
+  private async deploy(p: Pass, entry: ClusterEntry, inputs: Inputs, prev: Feature | undefined, status: ClusterSummaryStatus): Promise<DeployResult> {
     try {
-      return await this.deployPass(key, raw, cs, profile, type, entry, inputs, prev, status, rctx, true);
+      return await this.deployPass(p, entry, inputs, prev, status, true);
     } catch (err) {
       if (!(err instanceof RetryableError)) throw err;
-      this.known.delete(key);
-      return this.deployPass(key, raw, cs, profile, type, entry, inputs, prev, status, rctx, false);
+      this.known.delete(p.key);
+      return this.deployPass(p, entry, inputs, prev, status, false);
     }
   }
 
   /** deployPass renders, reads the targets (only what it does not know, when `trust`), plans, executes, reports. */
-  private async deployPass(
-    key: string,
-    raw: KubeObject,
-    cs: ClusterSummary,
-    profile: { kind: ProfileKind; name: string },
-    type: ClusterType,
-    entry: ClusterEntry,
-    inputs: Inputs,
-    prev: Feature | undefined,
-    status: ClusterSummaryStatus,
-    rctx: ReconcileContext,
-    trust: boolean,
-  ): Promise<{ feature: Feature; result: ReconcileResult | void; gvks?: string[] }> {
-    const spec = cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec);
+  private async deployPass(p: Pass, entry: ClusterEntry, inputs: Inputs, prev: Feature | undefined, status: ClusterSummaryStatus, trust: boolean): Promise<DeployResult> {
+    const { key, raw, cs, spec, type, rctx } = p;
     const dryRun = spec.syncMode === 'DryRun';
     const hashB64 = hexToBase64(inputs.hash);
     const needRemote = inputs.refs.some((r) => (r.ref.deploymentType ?? 'Remote') === 'Remote') || this.recordedGvks(cs).length > 0;
     const clients = await this.targetClients(entry, needRemote);
-    const rendered = await this.render(raw, cs, profile, type, entry, inputs, clients);
+    const rendered = await this.render(p, entry, inputs, clients);
     if (!rendered.ok) {
       record(this.c, raw, 'Warning', rendered.failure.reason, rendered.failure.message);
       this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'failed' });
@@ -747,7 +734,7 @@ export class SummaryReconciler {
       }
     });
     if (dryRun) for (const k of nsNeeded.keys()) nsKnown.add(k);
-    const deployed = await this.previouslyDeployed(key, cs, profile, type, union, desired, clients);
+    const deployed = await this.previouslyDeployed(p, union, desired, clients);
 
     const actions = plan({ desired, observed, deployed, namespaces: nsKnown, forceApply: false, known });
     const drifting = spec.syncMode === 'ContinuousWithDriftDetection';
@@ -777,7 +764,7 @@ export class SummaryReconciler {
       continueOnError: spec.continueOnError === true,
       signal: rctx.signal,
     });
-    this.afterExecute(key, entry, cs, type, actions, outcome);
+    this.afterExecute(p, entry, actions, outcome);
     if (!dryRun) this.remember(key, desired, outcome, known);
     if (outcome.errors.length > 0) {
       // A namespace deleted behind our back makes applies fail: forget what we believed exists there.
@@ -785,11 +772,11 @@ export class SummaryReconciler {
     }
     for (const r of outcome.results) this.c.metrics?.objects.inc({ op: opOf(r) });
     if (dryRun) {
-      await this.writeClusterReport(cs, profile, type, outcome.results);
+      await this.writeClusterReport(p, outcome.results);
       this.reported.add(key);
     } else if (this.reported.has(key) || !this.reportChecked.has(key)) {
       // A report left by an earlier DryRun pass (this process's, or before a restart) goes once DryRun ends.
-      await this.deleteClusterReport(cs, profile, type);
+      await this.deleteClusterReport(p);
       this.reported.delete(key);
       this.reportChecked.add(key);
     }
@@ -858,17 +845,10 @@ export class SummaryReconciler {
    * last complete pass in memory only the objects that left the desired set are read (and checked for our stamps);
    * otherwise (after a restart) every recorded kind is listed in both targets.
    */
-  private async previouslyDeployed(
-    key: string,
-    cs: ClusterSummary,
-    profile: { kind: ProfileKind; name: string },
-    type: ClusterType,
-    gvks: readonly string[],
-    desired: readonly DesiredObject[],
-    clients: Record<Target, KubeClient | undefined>,
-  ): Promise<{ target: Target; object: KubeObject }[]> {
+  private async previouslyDeployed(p: Pass, gvks: readonly string[], desired: readonly DesiredObject[], clients: Record<Target, KubeClient | undefined>): Promise<{ target: Target; object: KubeObject }[]> {
+    const { key, cs, profile, type } = p;
     const last = this.lastDeployed.get(key);
-    if (!last) return this.scanDeployed(cs, profile, type, gvks, clients);
+    if (!last) return this.scanDeployed(p, gvks, clients);
     const now = new Set(desired.map((d) => identityKey(identityOf(d.target, d.object))));
     const gone = [...last].filter((k) => !now.has(k));
     const csValue = clusterSummaryAnnotationValue(type, cs.spec.clusterNamespace, cs.spec.clusterName);
@@ -890,7 +870,8 @@ export class SummaryReconciler {
   }
 
   /** afterExecute does the bookkeeping of ownership moves and conflicts. */
-  private afterExecute(key: string, entry: ClusterEntry, cs: ClusterSummary, type: ClusterType, actions: readonly Action[], outcome: ExecuteOutcome): void {
+  private afterExecute(p: Pass, entry: ClusterEntry, actions: readonly Action[], outcome: ExecuteOutcome): void {
+    const { key, cs, type } = p;
     for (const a of actions) {
       if (a.type === 'apply' && a.previousOwner && (a.previousOwner.kind === 'ClusterProfile' || a.previousOwner.kind === 'Profile')) {
         // Go: requeueAllOldOwners — the old owner must notice it lost the object (it will now report a conflict).
@@ -921,20 +902,13 @@ export class SummaryReconciler {
   }
 
   /** withdraw removes what a deleted ClusterSummary deployed (or un-stamps it), then lets it go. Go: undeploy* */
-  private async withdraw(
-    key: string,
-    raw: KubeObject,
-    cs: ClusterSummary,
-    profile: { kind: ProfileKind; name: string },
-    type: ClusterType,
-    entry: ClusterEntry | undefined,
-    rctx: ReconcileContext,
-  ): Promise<ReconcileResult | void> {
+  private async withdraw(p: Pass): Promise<ReconcileResult | void> {
+    const { key, raw, cs, profile, type, entry, rctx } = p;
     if (!(raw.metadata.finalizers ?? []).includes(AddonFinalizers.clusterSummary)) {
       this.forget(key);
       return;
     }
-    const spec = cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec);
+    const spec = p.spec;
     // dependsOn works both ways: a prerequisite stays while a dependent still needs it in this cluster.
     const dependents = this.c.caches.summaries.cache
       .byIndex(CLUSTER_INDEX, clusterKey(type, cs.spec.clusterNamespace, cs.spec.clusterName))
@@ -958,7 +932,7 @@ export class SummaryReconciler {
       this.drift.untrack(key);
       let outcome: ExecuteOutcome;
       try {
-        const deployed = await this.scanDeployed(cs, profile, type, this.recordedGvks(cs), clients);
+        const deployed = await this.scanDeployed(p, this.recordedGvks(cs), clients);
         outcome = await execute(planWithdrawal(deployed, leave, STAMP_ANNOTATIONS, [Labels.reason]), clients, {
           fieldManager: this.c.fieldManager,
           dryRun: false,
@@ -989,7 +963,7 @@ export class SummaryReconciler {
       }
       if (entry) this.wakeConflicted(entry.key, key);
     }
-    await this.deleteClusterReport(cs, profile, type);
+    await this.deleteClusterReport(p);
     this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'removed' });
     const finalizers = raw.metadata.finalizers ?? [];
     try {
@@ -1004,7 +978,8 @@ export class SummaryReconciler {
   }
 
   /** writeClusterReport records what DryRun would do (ClusterReport spec + status.resourceReports). */
-  private async writeClusterReport(cs: ClusterSummary, profile: { kind: ProfileKind; name: string }, type: ClusterType, results: readonly ObjectResult[]): Promise<void> {
+  private async writeClusterReport(p: Pass, results: readonly ObjectResult[]): Promise<void> {
+    const { cs, profile, type } = p;
     const name = clusterReportName(profile.kind, profile.name, type, cs.spec.clusterName);
     const owner = this.profileObject(profile, cs.metadata.namespace);
     const meta = {
@@ -1034,7 +1009,7 @@ export class SummaryReconciler {
     await this.c.mgmt.apply({ ...base, metadata: { name, namespace: cs.spec.clusterNamespace }, status: { resourceReports } }, { fieldManager: this.c.fieldManager, force: true, subresource: 'status' });
   }
 
-  private async deleteClusterReport(cs: ClusterSummary, profile: { kind: ProfileKind; name: string }, type: ClusterType): Promise<void> {
+  private async deleteClusterReport({ cs, profile, type }: Pass): Promise<void> {
     try {
       await this.c.mgmt.delete({ apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterReport', namespace: cs.spec.clusterNamespace, name: clusterReportName(profile.kind, profile.name, type, cs.spec.clusterName) });
     } catch (err) {
