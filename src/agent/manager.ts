@@ -37,7 +37,7 @@ import type { Registry } from 'prom-client';
 import { ClusterDetector, type ReportUpdate } from './detector.js';
 import { buildEventSourceCopy, planDistribution, type EventSourceCopy } from './distribution.js';
 import { agentMetrics, type AgentMetrics } from './metrics.js';
-import { EventSourceNameRenderer, computeNeeds, type NeedsResult, type TriggerView } from './needs.js';
+import { EventSourceNameRenderer, computeNeeds, type TriggerView } from './needs.js';
 import {
   EVENT_REPORT,
   buildManagementReport,
@@ -156,7 +156,6 @@ class Manager implements AgentManager {
   private removeRegistryListener: (() => void) | undefined;
   private ready = false;
   private stopped = false;
-  private lastNeeds: NeedsResult = { byCluster: new Map(), problems: [] };
   private readonly triggerProblems = new Map<string, { rv: string | undefined; messages: Set<string> }>();
   private readonly crdsEnsured = new WeakSet<KubeClient>();
 
@@ -310,7 +309,6 @@ class Manager implements AgentManager {
       (t) => registry.matching({ clusterSelector: t.sourceClusterSelector as never, clusterSetRefs: t.clusterSetRefs }, { includePaused: true }),
       (t, entry) => this.renderer.render(t, entry),
     );
-    this.lastNeeds = needs;
     for (const p of needs.problems) {
       const raw = (p.trigger.kind === 'EventBasedAddOn' ? this.addons : this.triggers).raw(p.trigger.name);
       if (raw) this.problem(raw, `cluster ${p.cluster}: ${p.message}`, 'EventSourceNameInvalid');
@@ -327,7 +325,8 @@ class Manager implements AgentManager {
           for (const tname of users) {
             const t = this.triggers.raw(tname) ?? this.addons.raw(tname);
             const why = raw && !isDeleting(raw) ? `EventSource ${name} is invalid: ${this.sources.problem(name)}` : `EventSource ${name} does not exist`;
-            if (t) this.problem(t, `${why} (needed for cluster ${key})`, 'EventSourceNotFound');
+            // One Event per trigger and EventSource, not per cluster (a fleet would flood it).
+            if (t) this.problem(t, why, 'EventSourceNotFound');
           }
           continue;
         }
