@@ -9,7 +9,7 @@
 // bare server-side apply of one object to each of the 100 clusters at once (no controller at all). A third scenario
 // is the event path proper: a ConfigMap change for a profile that selects ONE of the 100 clusters.
 import { InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
-import { startAddonTestEnv } from './testenv.js';
+import { startAddonTestEnv } from '../../test/support/addon-env.js';
 
 const CLUSTERS = 100;
 const ROUNDS = 6;

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { eventually } from '../../test/support/eventually.js';
 import { KubeClient, type KubeObject } from '../kube/index.js';
-import { startAddonTestEnv, type AddonTestEnv } from './testenv.js';
+import { startAddonTestEnv, type AddonTestEnv } from '../../test/support/addon-env.js';
 
 const crd = (group: string, kind: string, plural: string): KubeObject =>
   ({

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { eventually } from '../../test/support/eventually.js';
 import type { KubeObject } from '../kube/index.js';
-import { startAddonTestEnv, SC, type AddonTestEnv } from './testenv.js';
+import { startAddonTestEnv, SC, type AddonTestEnv } from '../../test/support/addon-env.js';
 
 const CP = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile' } as const;
 const CS = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterSummary' } as const;

@@ -13,7 +13,7 @@ import { eventFuncMap } from '../funcs/index.js';
 import { decodeJSON, Template } from '../gotemplate/index.js';
 import type { KubeObject } from '../kube/index.js';
 import { ADOPTED_ANNOTATION } from './names.js';
-import { startAddonTestEnv, SC, type AddonTestEnv } from './testenv.js';
+import { startAddonTestEnv, SC, type AddonTestEnv } from '../../test/support/addon-env.js';
 
 type Obj = KubeObject & { data?: Record<string, string>; status?: Record<string, unknown>; spec?: Record<string, unknown> };
 const CP = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile' } as const;

@@ -711,7 +711,7 @@ export class SummaryReconciler {
       const id = identityOf(d.target, d.object);
       let o: KubeObject | undefined;
       try {
-        o = await clients[d.target]!.getIfExists<KubeObject>(refOf(id), { signal: rctx.signal });
+        o = await clients[d.target]!.getIfExists<KubeObject>(refOf(id));
       } catch (err) {
         // A kind not served yet (its CRD comes in this deployment) has no objects.
         if (!isKindNotInstalled(err)) throw err;

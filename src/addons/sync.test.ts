@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { eventually } from '../../test/support/eventually.js';
 import { isKindNotInstalled, type KubeClient, type KubeObject } from '../kube/index.js';
-import { startAddonTestEnv, SC, type AddonTestEnv } from './testenv.js';
+import { startAddonTestEnv, SC, type AddonTestEnv } from '../../test/support/addon-env.js';
 
 const CP = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile' } as const;
 const CS = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterSummary' } as const;
@@ -177,8 +177,6 @@ describe('syncMode, conflicts and withdrawal policies', () => {
   });
 
   test('steady state: nothing is written while nothing changes', async () => {
-    // Let everything settle, then watch resourceVersions everywhere for a while.
-    await new Promise((r) => setTimeout(r, 500));
     const rv = async () => {
       const out: string[] = [];
       for (const c of [env.mgmt, env.clusters.c1, env.clusters.c2, env.clusters.c3]) {
@@ -194,7 +192,19 @@ describe('syncMode, conflicts and withdrawal policies', () => {
       }
       return out;
     };
-    const before = await rv();
+    // Let everything settle (the previous test re-matched c3): two identical snapshots 300 ms apart.
+    let before = await rv();
+    await eventually(
+      async () => {
+        await new Promise((r) => setTimeout(r, 300));
+        const now = await rv();
+        const same = JSON.stringify(now) === JSON.stringify(before);
+        before = now;
+        return same;
+      },
+      Boolean,
+      { message: 'a settled state', timeoutMs: 20_000 },
+    );
     // Wake every controller path without changing anything: re-queue every ClusterSummary and profile.
     for (const cs of (await env.mgmt.list<Obj>(CS)).items) env.deployer.summaries.enqueue(`${cs.metadata.namespace}/${cs.metadata.name}`);
     for (const p of (await env.mgmt.list<Obj>(CP)).items) env.deployer.profiles.enqueue(`ClusterProfile:/${p.metadata.name}`);

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { eventually } from '../../../test/support/eventually.js';
 import { runCli } from '../../../test/support/run-cli.js';
-import { startAddonTestEnv, type AddonTestEnv } from '../../addons/testenv.js';
+import { startAddonTestEnv, type AddonTestEnv } from '../../../test/support/addon-env.js';
 import type { KubeObject } from '../../kube/index.js';
 
 const CM = (name: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data }) as KubeObject;

@@ -1,13 +1,13 @@
-// testenv.ts: the environment the add-on deployer's integration tests (and its bench) run in — the embedded API
+// addon-env: the environment the add-on deployer's integration tests (and its bench) run in — the embedded API
 // server with a management cluster and managed clusters registered as ready SveltosClusters, the cluster registry,
-// an event recorder, a metrics registry and a running deployer. Not part of the component's API.
-import { generateCrds } from '../api/index.js';
-import { ClusterRegistry, registerCluster } from '../clusters/index.js';
-import { EventRecorder, InformerFactory, KubeClient, type KubeObject } from '../kube/index.js';
-import { createMetricsRegistry, type Registry } from '../obs/index.js';
-import { startTestApiServer, type TestApiServer } from '../../test/support/apiserver.js';
-import { eventually } from '../../test/support/eventually.js';
-import { startAddonDeployer, type AddonDeployer, type AddonDeployerOptions } from './deployer.js';
+// an event recorder, a metrics registry and a running deployer (src/addons tests, the addons bench, CLI tests).
+import { generateCrds } from '../../src/api/index.js';
+import { ClusterRegistry, registerCluster } from '../../src/clusters/index.js';
+import { EventRecorder, InformerFactory, KubeClient, type KubeObject } from '../../src/kube/index.js';
+import { createMetricsRegistry, type Registry } from '../../src/obs/index.js';
+import { startTestApiServer, type TestApiServer } from './apiserver.js';
+import { eventually } from './eventually.js';
+import { startAddonDeployer, type AddonDeployer, type AddonDeployerOptions } from '../../src/addons/index.js';
 
 /** AddonTestEnv is a running management cluster + managed clusters + deployer. */
 export interface AddonTestEnv {
