@@ -7,13 +7,15 @@
 // all clusters and changes, plus the time until the LAST cluster has it. Target (DESIGN.md): event → add-on applied
 // p50 ≤ 50 ms, p99 ≤ 250 ms with 100 clusters (Sveltos by design: 3 s batching + 10 s collection). The floor is a
 // bare server-side apply of one object to each of the 100 clusters at once (no controller at all). A third scenario
-// is the event path proper: a ConfigMap change for a profile that selects ONE of the 100 clusters.
+// is the event path proper: a ConfigMap change for a profile that selects ONE of the 100 clusters. A fourth is drift
+// detection: a manual edit of a deployed object until the watch shows it reverted.
 import { InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
 import { startAddonTestEnv } from '../../test/support/addon-env.js';
 
 const CLUSTERS = 100;
 const ROUNDS = 6;
 const SINGLE_ROUNDS = 40;
+const DRIFT_ROUNDS = 30;
 const TARGET_P50_MS = 50;
 const TARGET_P99_MS = 250;
 
@@ -119,6 +121,40 @@ export async function bench(): Promise<Record<string, unknown>> {
       if (i > 0) single.push(t); // the first round warms the new profile's paths
     }
 
+    // Drift: a profile with ContinuousWithDriftDetection on b1; a manual edit of a deployed object → reverted.
+    await env.mgmt.apply({ ...CM, metadata: { name: 'drift', namespace: 'default' }, data: { 'a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: guarded\n  namespace: bench\ndata:\n  rev: good\n' } } as KubeObject, { fieldManager: 'bench', force: true });
+    await env.mgmt.apply(
+      {
+        apiVersion: 'config.projectsveltos.io/v1beta1',
+        kind: 'ClusterProfile',
+        metadata: { name: 'drift' },
+        spec: { syncMode: 'ContinuousWithDriftDetection', clusterRefs: [{ apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'SveltosCluster', namespace: 'b1', name: 'b1' }], policyRefs: [{ kind: 'ConfigMap', name: 'drift', namespace: 'default' }] },
+      } as KubeObject,
+      { fieldManager: 'bench', force: true },
+    );
+    const driftFactory = new InformerFactory(env.clusters.b1);
+    factories.push(driftFactory);
+    let reverted: (() => void) | undefined;
+    let seenGood = false;
+    const onGuarded = (o: KubeObject) => {
+      if (o.metadata.name !== 'guarded') return;
+      const rev = (o as KubeObject & { data?: { rev?: string } }).data?.rev;
+      if (rev === 'good') {
+        seenGood = true;
+        reverted?.();
+      }
+    };
+    watches.push(driftFactory.subscribe<KubeObject>({ ...CM, namespace: 'bench' }, { onAdd: onGuarded, onUpdate: (_o, n) => onGuarded(n) }));
+    while (!seenGood) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    const drift: number[] = [];
+    for (let i = 0; i < DRIFT_ROUNDS; i++) {
+      const back = new Promise<number>((r) => (reverted = () => r(performance.now())));
+      const start = performance.now();
+      await env.clusters.b1.patch({ ...CM, namespace: 'bench', name: 'guarded' }, 'merge', { data: { rev: `edited-${i}` } }, { fieldManager: 'someone' });
+      drift.push((await back) - start);
+    }
+
     // Floor: the same fan-out as one bare server-side apply per cluster, all at once, no controller.
     const floor: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -140,6 +176,7 @@ export async function bench(): Promise<Record<string, unknown>> {
       profileChange: { ...ps, lastClusterP50ms: stats(profileLast).p50ms, ratioToTargetP50: Number((ps.p50ms / TARGET_P50_MS).toFixed(2)), ratioToTargetP99: Number((ps.p99ms / TARGET_P99_MS).toFixed(2)) },
       configMapChange: { ...cs, lastClusterP50ms: stats(contentLast).p50ms, ratioToTargetP50: Number((cs.p50ms / TARGET_P50_MS).toFixed(2)), ratioToTargetP99: Number((cs.p99ms / TARGET_P99_MS).toFixed(2)) },
       oneClusterOf100: { ...stats(single), ratioToTargetP50: Number((stats(single).p50ms / TARGET_P50_MS).toFixed(2)), ratioToTargetP99: Number((stats(single).p99ms / TARGET_P99_MS).toFixed(2)) },
+      driftRevert: stats(drift),
       floorBareApply100: fl,
       target: { p50ms: TARGET_P50_MS, p99ms: TARGET_P99_MS, sveltosByDesign: '3 s agent batch + 10 s collection' },
     };

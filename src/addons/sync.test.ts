@@ -48,7 +48,7 @@ describe('syncMode, conflicts and withdrawal policies', () => {
   });
   after(async () => env?.stop());
 
-  test('ContinuousWithDriftDetection reverts a manual edit and a deletion within a second', async () => {
+  test('ContinuousWithDriftDetection reverts a manual edit and a deletion', async () => {
     await put(env.mgmt, {
       ...CM,
       metadata: { name: 'web', namespace: 'default' },
@@ -74,18 +74,15 @@ describe('syncMode, conflicts and withdrawal policies', () => {
 
     // A manual edit of a field we own is reverted…
     await c1.patch(ref, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'evil:latest' }]);
-    let t0 = performance.now();
+    // (How fast is measured by the addons bench, `driftRevert`; tests assert no timings.)
     await eventually(() => c1.get<Obj>(ref), (o) => (o.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec.containers[0].image === 'nginx:1.25', { message: 'edit reverted' });
-    assert.ok(performance.now() - t0 < 1000, `edit reverted in ${Math.round(performance.now() - t0)} ms`);
     // …a drift-excluded field is not (an autoscaler may own it)…
     await c1.patch(ref, 'merge', { spec: { replicas: 5 } });
     await new Promise((r) => setTimeout(r, 300));
     assert.equal((await c1.get<Obj>(ref)).spec!.replicas, 5);
     // …and a deletion is undone.
     await c1.delete(ref);
-    t0 = performance.now();
     await eventually(() => c1.getIfExists<Obj>(ref), (o) => o !== undefined && !o.metadata.deletionTimestamp, { message: 'deletion reverted' });
-    assert.ok(performance.now() - t0 < 1000, `deletion reverted in ${Math.round(performance.now() - t0)} ms`);
     // An object annotated driftDetectionIgnore is left alone after a manual edit.
     const ignored = { ...DEP, namespace: 'web', name: 'ignored' };
     await c1.patch(ignored, 'json', [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'mine:1' }]);
