@@ -774,7 +774,7 @@ export class SummaryReconciler {
     if (dryRun) {
       await this.writeClusterReport(p, outcome.results);
       this.reported.add(key);
-    } else if (this.reported.has(key) || !this.reportChecked.has(key)) {
+    } else if (this.reported.has(key) || (!this.reportChecked.has(key) && prev !== undefined)) {
       // A report left by an earlier DryRun pass (this process's, or before a restart) goes once DryRun ends.
       await this.deleteClusterReport(p);
       this.reported.delete(key);
