@@ -1,0 +1,27 @@
+// addons: the add-on deployer — ClusterProfile/Profile → per-cluster ClusterSummary → objects applied Local
+// (management cluster) or Remote (managed cluster), with templates, subresources, Sveltos' stamps and conflict rules,
+// drift detection, DryRun reports and withdrawal. See README.md in this folder.
+export { startAddonDeployer, type AddonDeployer, type AddonDeployerOptions } from './deployer.js';
+export type { Clock } from './context.js';
+export {
+  ADOPTED_ANNOTATION,
+  AddonFinalizers,
+  AddonLabels,
+  FIELD_MANAGER,
+  REASON_RESOURCES,
+  clusterReportName,
+  clusterSummaryAnnotationValue,
+  clusterSummaryName,
+  gvkString,
+  parseGvkString,
+  type ProfileKind,
+} from './names.js';
+export { splitPolicyText, decodeSecretData, type SplitResult } from './content.js';
+export { PolicyRenderer, renderReferenceName, toGoData, type PolicyData, type RenderResult } from './render.js';
+export { goJSON, policyHash, stampObject, STAMP_ANNOTATIONS, type StampContext } from './stamp.js';
+export { decideOwnership, ownerOf, parseTier, type Claim, type Ownership } from './ownership.js';
+export { containsDesired, removePaths, unifiedDiff } from './diff.js';
+export { plan, planWithdrawal, identityKey, identityOf, rank, type Action, type DesiredObject, type ObjectIdentity, type PlanInput, type Target } from './plan.js';
+export { summaryFor, maxUpdateCount } from './profile-controller.js';
+export { isProvisioned } from './summary-controller.js';
+export { addonMetrics, type AddonMetrics } from './metrics.js';

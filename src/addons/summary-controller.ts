@@ -1,0 +1,1078 @@
+// summary-controller.ts: ClusterSummary → deployment. For one (profile, cluster): read the referenced ConfigMaps/
+// Secrets and templateResourceRefs objects from the management caches, hash them with the spec; when that hash, the
+// feature status and drift say nothing changed, stop (no reads of the cluster, no writes). Otherwise render, stamp,
+// read the objects from the target clusters, plan, execute, and write status (featureSummaries, deployedGVKs), a
+// ClusterReport in DryRun, Events and metrics. Deletion withdraws (or, with LeavePolicies, un-stamps) what was
+// deployed, then releases the finalizer.
+// Go: addon-controller controllers/clustersummary_controller.go, clustersummary_deployer.go, handlers_resources.go
+import {
+  Annotations,
+  CLUSTER_PROFILE_SECRET_TYPE,
+  Labels,
+  type ClusterProfileSpec,
+  type ClusterSummary,
+  type ClusterSummaryStatus,
+  type ClusterType,
+  type PolicyRef,
+  type TemplateResourceRef,
+} from '../api/index.js';
+import { ClusterError, clusterKey, type ClusterEntry, type ClusterEvent } from '../clusters/index.js';
+import {
+  errorMessage,
+  isKindNotInstalled,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+  type ReconcileContext,
+  type ReconcileResult,
+} from '../kube/index.js';
+import { splitPolicyText, decodeSecretData } from './content.js';
+import { normalized, profileOfSummary, record, rfc3339, type AddonContext } from './context.js';
+import { LOCAL, DriftWatcher, type TrackedObject } from './drift.js';
+import { execute, isTransient, refOf, RetryableError, type ExecuteOutcome, type ObjectResult } from './execute.js';
+import {
+  AddonFinalizers,
+  clusterReportName,
+  clusterSummaryAnnotationValue,
+  clusterSummaryName,
+  gvkString,
+  parseGvkString,
+  profileLabelKey,
+  AddonLabels,
+  ADOPTED_ANNOTATION,
+  REASON_RESOURCES,
+  type ProfileKind,
+} from './names.js';
+import { appliedDigest, comparable, groupOf, identityKey, identityOf, plan, planWithdrawal, type Action, type DesiredObject, type KnownObject, type Target } from './plan.js';
+import { applyPatches, selectorMatches } from './patches.js';
+import { fingerprint, KindWatcher, ReferenceIndex, refKey, type RefEntry } from './refs.js';
+import { PolicyRenderer, renderReferenceName } from './render.js';
+import { goJSON, sha256Hex, stampObject, STAMP_ANNOTATIONS } from './stamp.js';
+
+type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
+
+/** FeatureFailure is a failure of the Resources feature: retriable (backoff) or not (wait for an input change). */
+interface FeatureFailure {
+  message: string;
+  reason: string;
+  nonRetriable: boolean;
+}
+
+/** ResolvedRef is one policyRef with its content read from the management cluster. */
+interface ResolvedRef {
+  ref: PolicyRef;
+  kind: 'ConfigMap' | 'Secret';
+  namespace: string;
+  name: string;
+  data: Record<string, string>;
+  template: boolean;
+  subresources: string[];
+  annotations: Record<string, string>;
+}
+
+/** Inputs is everything a deployment depends on in the management cluster. */
+interface Inputs {
+  refs: ResolvedRef[];
+  mgmtResources: Record<string, KubeObject>;
+  hash: string;
+  warnings: string[];
+}
+
+/** DeployResult is a deployment pass's verdict: the Resources feature status, the controller result, the kinds deployed. */
+interface DeployResult {
+  feature: Feature;
+  result: ReconcileResult | void;
+  gvks?: string[];
+}
+
+/** Pass is one reconcile of one ClusterSummary: what every step needs to know about it. */
+interface Pass {
+  /** The work-queue key (`namespace/name`). */
+  key: string;
+  /** The cached object (for metadata, Events and writes). */
+  raw: KubeObject;
+  /** The same, normalised. */
+  cs: ClusterSummary;
+  spec: ClusterProfileSpec;
+  profile: { kind: ProfileKind; name: string };
+  type: ClusterType;
+  /** The registered cluster (absent when it is gone: only withdrawal runs then). */
+  entry: ClusterEntry | undefined;
+  rctx: ReconcileContext;
+}
+
+const RESOURCES = 'Resources';
+const hexToBase64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
+
+/** isProvisioned is true when every feature the spec asks for is Provisioned. Go: isCluterSummaryProvisioned */
+export function isProvisioned(cs: ClusterSummary): boolean {
+  const spec = cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec);
+  const features = cs.status?.featureSummaries ?? [];
+  const needed = [RESOURCES];
+  if ((spec.helmCharts ?? []).length > 0) needed.push('Helm');
+  if ((spec.kustomizationRefs ?? []).length > 0) needed.push('Kustomize');
+  return needed.every((f) => features.some((s) => s.featureID === f && s.status === 'Provisioned'));
+}
+
+/** parseSubresources reads the comma-separated subresources annotation (and the seed's misspelling). */
+function parseSubresources(anns: Record<string, string>): { subresources: string[]; misspelled: boolean } {
+  const correct = anns[Annotations.subresources];
+  const misspelled = anns[Annotations.subresourcesMisspelled];
+  const value = correct ?? misspelled;
+  if (value === undefined) return { subresources: [], misspelled: false };
+  const subresources = [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
+  return { subresources, misspelled: correct === undefined };
+}
+
+/** SummaryReconciler deploys ClusterSummaries; see the file comment. */
+export class SummaryReconciler {
+  readonly index = new ReferenceIndex();
+  readonly kinds: KindWatcher;
+  readonly drift: DriftWatcher;
+  private readonly renderer: PolicyRenderer;
+  /** Identity keys a ClusterSummary deployed in its last complete pass (lets stale detection skip the scan). */
+  private readonly lastDeployed = new Map<string, Set<string>>();
+  /** What each ClusterSummary last wrote per object (resourceVersion + digest): updates without reading first. */
+  private readonly known = new Map<string, Map<string, KnownObject>>();
+  private readonly driftPending = new Set<string>();
+  /** ClusterSummaries that must take the full path once (ownership moved, a competitor withdrew). */
+  private readonly forceFull = new Set<string>();
+  /** Per cluster key: ClusterSummaries reporting a conflict (re-evaluated when another one withdraws). */
+  private readonly conflicted = new Map<string, Set<string>>();
+  /** Namespaces known to exist per target client (`name|ns`). */
+  private readonly namespaces = new Set<string>();
+  /** ClusterSummaries with a DryRun ClusterReport written by this process / checked for a stale one. */
+  private readonly reported = new Set<string>();
+  private readonly reportChecked = new Set<string>();
+
+  constructor(
+    private readonly c: AddonContext,
+    private readonly enqueue: (key: string) => void,
+  ) {
+    this.renderer = new PolicyRenderer(c.funcOptions);
+    this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
+    this.drift = new DriftWatcher(
+      c.registry,
+      c.mgmtInformers,
+      (summary, what) => {
+        if (!this.driftPending.has(summary)) {
+          const [ns, name] = summary.split('/');
+          c.log.debug({ summary, what }, 'configuration drift');
+          c.metrics?.drifts.inc({ cluster_namespace: ns, cluster_name: name });
+        }
+        this.driftPending.add(summary);
+        enqueue(summary);
+      },
+      c.log,
+    );
+  }
+
+  /** onClusterEvent re-queues the ClusterSummaries of a cluster that changed (and re-watches its objects). */
+  onClusterEvent(e: ClusterEvent): void {
+    if (e.kind !== 'cluster') return;
+    const key = e.entry.key;
+    if (e.type === 'removed' || (e.type === 'updated' && e.changed.includes('kubeconfig'))) {
+      for (const s of this.drift.dropCluster(key)) this.enqueue(s);
+      for (const n of [...this.namespaces]) if (n.startsWith(`${key}|`)) this.namespaces.delete(n);
+    }
+    for (const cs of this.c.caches.summaries.cache.byIndex(CLUSTER_INDEX, key)) this.enqueue(`${cs.metadata.namespace}/${cs.metadata.name}`);
+  }
+
+  /** onReferenceChange re-queues the readers of a changed ConfigMap/Secret. */
+  onReferenceChange(o: KubeObject | undefined, n: KubeObject | undefined): void {
+    const obj = (n ?? o)!;
+    for (const s of this.index.affected(refKey('v1', obj.kind, obj.metadata.namespace, obj.metadata.name), o, n)) this.enqueue(s);
+  }
+
+  /** reconcile brings one ClusterSummary's deployment in line; level-based, never told what changed. */
+  reconcile = async (key: string, rctx: ReconcileContext): Promise<ReconcileResult | void> => {
+    const raw = this.c.caches.summaries.cache.getByKey(key);
+    if (!raw) {
+      this.forget(key);
+      return;
+    }
+    const n = normalized<ClusterSummary>(raw);
+    if (!n.ok) {
+      record(this.c, raw, 'Warning', 'InvalidClusterSummary', `cannot read ClusterSummary: ${n.message}`);
+      return;
+    }
+    const cs = n.object;
+    const profile = profileOfSummary(cs);
+    if (!profile) {
+      record(this.c, raw, 'Warning', 'InvalidClusterSummary', 'ClusterSummary names no ClusterProfile/Profile (ownerReference or profile label)');
+      return;
+    }
+    const type = (cs.spec.clusterType === 'Capi' ? 'Capi' : 'Sveltos') as ClusterType;
+    const entry = this.c.registry.get(clusterKey(type, cs.spec.clusterNamespace, cs.spec.clusterName));
+    const pass: Pass = { key, raw, cs, spec: cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec), profile, type, entry, rctx };
+    if (cs.metadata.deletionTimestamp) return this.withdraw(pass);
+    // Paused: the annotation copied from the profile, or on the profile itself (a paused profile updates nothing).
+    const owner = this.profileObject(profile, raw.metadata.namespace);
+    if (cs.metadata.annotations?.[Annotations.profilePaused] !== undefined || owner?.metadata.annotations?.[Annotations.profilePaused] !== undefined) {
+      return this.writeStatus(raw, cs, { ...(cs.status ?? {}), reconciliationSuspended: true, suspensionReason: `${profile.kind} ${profile.name} is paused (annotation ${Annotations.profilePaused})` });
+    }
+    // No registered cluster, or a paused one: nothing may be written there; the cluster's events re-queue us.
+    if (!entry || entry.paused) return;
+    const spec = pass.spec;
+    const status: ClusterSummaryStatus = { ...(cs.status ?? {}) };
+    delete status.reconciliationSuspended;
+    delete status.suspensionReason;
+    const prevFeature = status.featureSummaries?.find((f) => f.featureID === RESOURCES);
+
+    // Dependencies: deploy only after the profiles this one depends on are Provisioned in this cluster.
+    const waiting = this.unmetDependencies(cs, profile.kind, type);
+    status.dependencies = waiting ?? ((spec.dependsOn ?? []).length > 0 ? 'All dependencies deployed' : 'no dependencies');
+    let features = (status.featureSummaries ?? []).filter((f) => f.featureID === RESOURCES);
+    features.push(...this.unsupportedFeatures(raw, spec, status));
+    if (waiting) {
+      if (!prevFeature) features = [{ featureID: RESOURCES, status: 'Provisioning' }, ...features];
+      return this.writeStatus(raw, cs, { ...status, featureSummaries: features });
+    }
+    if (spec.syncMode === 'OneTime' && prevFeature?.status === 'Provisioned') {
+      return this.writeStatus(raw, cs, { ...status, featureSummaries: features });
+    }
+
+    const gathered = await this.gather(pass, entry);
+    let feature: Feature;
+    let result: ReconcileResult | void;
+    if (!gathered.ok) {
+      feature = this.failedFeature(prevFeature, gathered.failure, undefined);
+      record(this.c, raw, 'Warning', gathered.failure.reason, gathered.failure.message);
+      this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'failed' });
+      result = gathered.failure.nonRetriable ? undefined : { requeue: true };
+    } else {
+      const inputs = gathered.inputs;
+      const statusHash = hexToBase64(inputs.hash);
+      const drifting = spec.syncMode === 'ContinuousWithDriftDetection';
+      const quiet =
+        prevFeature?.hash === statusHash &&
+        prevFeature.status === 'Provisioned' &&
+        !this.driftPending.has(key) &&
+        !this.forceFull.has(key) &&
+        (!drifting || this.drift.trackedHash(key) === inputs.hash);
+      if (quiet) return this.writeStatus(raw, cs, { ...status, featureSummaries: [prevFeature, ...features.filter((f) => f.featureID !== RESOURCES)] });
+      // Drift, or an ownership move: read every object again instead of trusting what we last wrote.
+      if (this.driftPending.has(key) || this.forceFull.has(key)) this.known.delete(key);
+      this.driftPending.delete(key);
+      this.forceFull.delete(key);
+      // Warnings belong to passes that do something (a quiet pass must not write Events either).
+      for (const w of inputs.warnings) record(this.c, raw, 'Warning', 'MisspelledAnnotation', w);
+      this.warnIgnored(raw, spec);
+      const t0 = performance.now();
+      try {
+        const r = await this.deploy(pass, entry, inputs, prevFeature, status);
+        feature = r.feature;
+        result = r.result;
+        if (r.gvks) status.deployedGVKs = [{ featureID: RESOURCES, deployedGroupVersionKind: r.gvks }];
+      } catch (err) {
+        // Every failure lands in status; unexpected ones are also thrown so the controller logs and retries them.
+        const expected = err instanceof ClusterError || isTransient(err);
+        const message = err instanceof ClusterError ? err.message : `${expected ? `cluster ${entry.key}` : 'internal error'}: ${errorMessage(err)}`;
+        const failure = { message, reason: 'DeploymentFailed', nonRetriable: false };
+        feature = this.failedFeature(prevFeature, failure, undefined);
+        record(this.c, raw, 'Warning', failure.reason, failure.message);
+        this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'failed' });
+        if (!expected) {
+          await this.writeStatus(raw, cs, { ...status, featureSummaries: [feature, ...features.filter((f) => f.featureID !== RESOURCES)] });
+          throw err;
+        }
+        result = { requeue: true };
+      }
+      this.c.metrics?.deployDuration.observe({ feature: RESOURCES }, (performance.now() - t0) / 1000);
+    }
+    features = [feature, ...features.filter((f) => f.featureID !== RESOURCES)];
+    await this.writeStatus(raw, cs, { ...status, featureSummaries: features });
+    return result;
+  };
+
+  /** forget drops every in-memory record of a ClusterSummary that no longer exists. */
+  private forget(key: string): void {
+    this.index.forget(key);
+    this.kinds.forget(key);
+    this.drift.untrack(key);
+    this.lastDeployed.delete(key);
+    this.known.delete(key);
+    this.driftPending.delete(key);
+    this.forceFull.delete(key);
+    this.reported.delete(key);
+    this.reportChecked.delete(key);
+    for (const s of this.conflicted.values()) s.delete(key);
+  }
+
+  /** unmetDependencies returns why a ClusterSummary must wait for its dependsOn, or undefined when it need not. */
+  private unmetDependencies(cs: ClusterSummary, kind: ProfileKind, type: ClusterType): string | undefined {
+    for (const dep of cs.spec.clusterProfileSpec?.dependsOn ?? []) {
+      const name = clusterSummaryName(kind, dep, type, cs.spec.clusterName);
+      const other = this.c.caches.summaries.cache.get(cs.spec.clusterNamespace, name);
+      if (!other) return `${kind} ${dep} is a dependency. The ClusterSummary instance for this profile/cluster was not found`;
+      const on = normalized<ClusterSummary>(other);
+      if (!on.ok || other.metadata.deletionTimestamp || !isProvisioned(on.object)) return `${kind} ${dep} is a dependency and it is not fully deployed yet`;
+    }
+    return undefined;
+  }
+
+  /** unsupportedFeatures reports helmCharts / kustomizationRefs as FailedNonRetriable (a later issue deploys them). */
+  private unsupportedFeatures(raw: KubeObject, spec: ClusterProfileSpec, status: ClusterSummaryStatus): Feature[] {
+    const out: Feature[] = [];
+    const add = (featureID: 'Helm' | 'Kustomize', what: string, count: number) => {
+      if (count === 0) return;
+      const message = `${what} are not supported by Ripple yet: ${count} ${what} of this profile were NOT deployed (remove them, or deploy them with Sveltos)`;
+      const prev = status.featureSummaries?.find((f) => f.featureID === featureID);
+      if (prev?.failureMessage !== message) {
+        record(this.c, raw, 'Warning', 'NotSupported', message);
+        this.c.metrics?.outcomes.inc({ feature: featureID, outcome: 'not_supported' });
+      }
+      out.push({ featureID, status: 'FailedNonRetriable', failureReason: 'NotSupported', failureMessage: message, hash: prev?.hash });
+    };
+    add('Helm', 'helmCharts', (spec.helmCharts ?? []).length);
+    add('Kustomize', 'kustomizationRefs', (spec.kustomizationRefs ?? []).length);
+    return out;
+  }
+
+  /** warnIgnored tells, by Event, which spec fields Ripple does not act on (they are accepted, not evaluated). */
+  private warnIgnored(raw: KubeObject, spec: ClusterProfileSpec): void {
+    const ignored = (
+      [
+        ['validateHealths', spec.validateHealths],
+        ['preDeployChecks', spec.preDeployChecks],
+        ['preDeleteChecks', spec.preDeleteChecks],
+        ['postDeleteChecks', spec.postDeleteChecks],
+        ['patchesFrom', spec.patchesFrom],
+      ] as const
+    )
+      .filter(([, v]) => (v ?? []).length > 0)
+      .map(([k]): string => k);
+    if (spec.reloader) ignored.push('reloader');
+    if (ignored.length > 0) {
+      record(this.c, raw, 'Warning', 'NotSupported', `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not evaluated by Ripple yet: the add-ons are reported Provisioned once applied`);
+    }
+  }
+
+  private failedFeature(prev: Feature | undefined, f: FeatureFailure, hash: string | undefined): Feature {
+    const same = prev?.failureMessage === f.message && (prev.status === 'Failed' || prev.status === 'FailedNonRetriable');
+    return {
+      featureID: RESOURCES,
+      status: f.nonRetriable ? 'FailedNonRetriable' : 'Failed',
+      failureReason: f.reason,
+      failureMessage: f.message,
+      // A repeat of the same failure on the same inputs is not counted again (steady state writes nothing).
+      consecutiveFailures: same ? (prev.consecutiveFailures ?? 1) : (prev?.consecutiveFailures ?? 0) + 1,
+      hash: hash ?? prev?.hash,
+      lastAppliedTime: prev?.lastAppliedTime,
+      deployedGroupVersionKind: prev?.deployedGroupVersionKind,
+    };
+  }
+
+  /**
+   * gather reads what the deployment depends on from the management caches: policyRefs content (names rendered
+   * with cluster data), templateResourceRefs objects, and hashes it with the spec. Registers the references so
+   * their changes re-queue this ClusterSummary.
+   */
+  private async gather(p: Pass, entry: ClusterEntry): Promise<{ ok: true; inputs: Inputs } | { ok: false; failure: FeatureFailure }> {
+    const { key, raw, cs, profile, spec } = p;
+    const names = { cluster: entry.object, clusterNamespace: cs.spec.clusterNamespace, clusterName: cs.spec.clusterName };
+    const refEntries: RefEntry[] = [];
+    const warnings: string[] = [];
+    const refs: ResolvedRef[] = [];
+    const mgmtResources: Record<string, KubeObject> = {};
+    const fingerprints: Record<string, unknown> = {};
+    const fail = (message: string, nonRetriable = true, reason = 'InvalidReference') => {
+      this.index.set(key, refEntries);
+      return { ok: false as const, failure: { message, reason, nonRetriable } };
+    };
+    for (const [i, ref] of (spec.policyRefs ?? []).entries()) {
+      if (ref.kind !== 'ConfigMap' && ref.kind !== 'Secret') {
+        return fail(`policyRefs[${i}]: ${ref.remoteURL ? `remoteURL ${ref.remoteURL.url}` : `kind ${ref.kind}`} is not supported by Ripple yet (only ConfigMap and Secret); nothing of this profile was deployed`, true, 'NotSupported');
+      }
+      const ns = renderReferenceName(`policyRefs[${i}].namespace`, ref.namespace ?? '', names, this.c.funcOptions);
+      const nm = renderReferenceName(`policyRefs[${i}].name`, ref.name ?? '', names, this.c.funcOptions);
+      if (!ns.ok) return fail(`policyRefs[${i}].namespace: ${ns.message}`, true, 'TemplateError');
+      if (!nm.ok) return fail(`policyRefs[${i}].name: ${nm.message}`, true, 'TemplateError');
+      if (profile.kind === 'Profile' && ns.text !== raw.metadata.namespace) {
+        return fail(`policyRefs[${i}]: a Profile can only reference ${ref.kind}s in its own namespace ${raw.metadata.namespace}, not ${ns.text}`);
+      }
+      refEntries.push({ key: refKey('v1', ref.kind, ns.text, nm.text) });
+      const cache = ref.kind === 'ConfigMap' ? this.c.caches.configMaps.cache : this.c.caches.secrets.cache;
+      const obj = cache.get(ns.text, nm.text);
+      if (!obj) {
+        if (ref.optional) continue;
+        return fail(`referenced ${ref.kind} ${ns.text}/${nm.text} does not exist (policyRefs[${i}]); it will be deployed as soon as it is created`, true, 'ReferenceNotFound');
+      }
+      let data: Record<string, string>;
+      if (ref.kind === 'Secret') {
+        const type = (obj as { type?: string }).type;
+        if (type !== CLUSTER_PROFILE_SECRET_TYPE) {
+          return fail(`referenced Secret ${ns.text}/${nm.text} has type ${JSON.stringify(type ?? '')}; profiles deploy only Secrets of type ${CLUSTER_PROFILE_SECRET_TYPE}`);
+        }
+        const d = decodeSecretData((obj as { data?: Record<string, string> }).data);
+        if (!d.ok) return fail(`referenced Secret ${ns.text}/${nm.text}: ${d.message}`);
+        data = d.data;
+      } else {
+        data = { ...((obj as { data?: Record<string, string> }).data ?? {}) };
+      }
+      const annotations = obj.metadata.annotations ?? {};
+      if (annotations[Annotations.lua] !== undefined) {
+        return fail(`referenced ${ref.kind} ${ns.text}/${nm.text} is a Lua policy (${Annotations.lua}), which Ripple does not deploy yet; nothing of this profile was deployed`, true, 'NotSupported');
+      }
+      const sub = parseSubresources(annotations);
+      if (sub.misspelled) {
+        warnings.push(`${ref.kind} ${ns.text}/${nm.text} uses the misspelled annotation ${Annotations.subresourcesMisspelled}; it is honoured as ${Annotations.subresources} — please rename it`);
+      }
+      refs.push({ ref, kind: ref.kind, namespace: ns.text, name: nm.text, data, template: annotations[Annotations.template] !== undefined, subresources: sub.subresources, annotations });
+    }
+    const kinds: { apiVersion: string; kind: string }[] = [];
+    const trrs: (TemplateResourceRef & { ns: string; nm: string })[] = [];
+    for (const [i, t] of (spec.templateResourceRefs ?? []).entries()) {
+      const r = t.resource ?? {};
+      if (!r.apiVersion || !r.kind) return fail(`templateResourceRefs[${i}] (${t.identifier}): resource.apiVersion and resource.kind are required`);
+      const ns = renderReferenceName(`templateResourceRefs[${i}].namespace`, r.namespace ?? '', names, this.c.funcOptions);
+      const nm = renderReferenceName(`templateResourceRefs[${i}].name`, r.name ?? '', names, this.c.funcOptions);
+      if (!ns.ok) return fail(`templateResourceRefs[${i}] (${t.identifier}).namespace: ${ns.message}`, true, 'TemplateError');
+      if (!nm.ok) return fail(`templateResourceRefs[${i}] (${t.identifier}).name: ${nm.message}`, true, 'TemplateError');
+      kinds.push({ apiVersion: r.apiVersion, kind: r.kind });
+      trrs.push({ ...t, ns: ns.text, nm: nm.text });
+    }
+    const informers = this.kinds.use(key, kinds);
+    // A kind seen for the first time: give its first list a moment (a kind that is not served stops waiting).
+    await Promise.all([...informers.values()].map((inf) => (inf.hasSynced() ? undefined : inf.waitForSync({ timeoutMs: 1000 }).catch(() => undefined))));
+    for (const t of trrs) {
+      const r = t.resource;
+      const inf = informers.get(`${r.apiVersion}|${r.kind}`)!;
+      const filter = { ignoreStatusChanges: t.ignoreStatusChanges, watchFields: t.watchFields };
+      // Cluster-scoped kinds are cached without a namespace; try the namespaced key first.
+      const obj = inf.cache.get(t.ns, t.nm) ?? inf.cache.get(undefined, t.nm);
+      refEntries.push({ key: refKey(r.apiVersion!, r.kind!, t.ns, t.nm), filter });
+      refEntries.push({ key: refKey(r.apiVersion!, r.kind!, undefined, t.nm), filter });
+      if (!inf.hasSynced()) {
+        if (t.optional && inf.state === 'waiting-for-kind') continue;
+        this.index.set(key, refEntries);
+        const served = inf.state !== 'waiting-for-kind';
+        return {
+          ok: false,
+          failure: {
+            message: served
+              ? `templateResourceRefs ${t.identifier}: the management cluster's ${r.kind} objects could not be listed yet; retrying`
+              : `templateResourceRefs ${t.identifier}: the management cluster does not serve ${r.apiVersion} ${r.kind}; it will be read as soon as it is installed`,
+            reason: 'ReferenceNotFound',
+            nonRetriable: !served,
+          },
+        };
+      }
+      if (!obj) {
+        if (t.optional) continue;
+        return fail(`templateResourceRefs ${t.identifier}: ${r.kind} ${t.ns}/${t.nm} does not exist in the management cluster; it will be deployed as soon as it is created`, true, 'ReferenceNotFound');
+      }
+      mgmtResources[t.identifier] = obj;
+      fingerprints[t.identifier] = fingerprint(obj, filter);
+    }
+    this.index.set(key, refEntries);
+    const anyTemplate = refs.some((r) => r.template) || (spec.patches ?? []).length > 0;
+    let clusterFp: unknown = null;
+    if (anyTemplate) {
+      const { resourceVersion: _rv, managedFields: _mf, generation: _g, ...metadata } = entry.object.metadata as unknown as Record<string, unknown>;
+      clusterFp = { ...entry.object, metadata };
+    }
+    const hash = sha256Hex(
+      goJSON({
+        spec,
+        profile,
+        refs: refs.map((r) => ({ kind: r.kind, ns: r.namespace, name: r.name, data: r.data, template: r.template, sub: r.subresources })),
+        mgmt: fingerprints,
+        cluster: clusterFp,
+      }),
+    );
+    return { ok: true, inputs: { refs, mgmtResources, hash, warnings } };
+  }
+
+  /** targetClients returns the management client and, when needed, the managed cluster's client. */
+  private async targetClients(entry: ClusterEntry, needRemote: boolean): Promise<Record<Target, KubeClient | undefined>> {
+    return { Local: this.c.mgmt, Remote: needRemote ? await this.c.registry.client(entry.key) : undefined };
+  }
+
+  /** render turns the resolved references into stamped desired objects (or the first failure). */
+  private async render(
+    p: Pass,
+    entry: ClusterEntry,
+    inputs: Inputs,
+    clients: Record<Target, KubeClient | undefined>,
+  ): Promise<{ ok: true; desired: DesiredObject[]; failures: string[] } | { ok: false; failure: FeatureFailure }> {
+    const { raw, cs, profile, type, spec } = p;
+    const templated = inputs.refs.some((r) => r.template) || (spec.patches ?? []).length > 0;
+    const capi = templated && type === 'Capi' ? await this.capiObjects(entry) : {};
+    const data = templated ? this.renderer.dataFor({ cluster: entry.object, mgmtResources: inputs.mgmtResources, ...capi }) : undefined;
+    const raws: { obj: KubeObject; r: ResolvedRef; source: string }[] = [];
+    for (const r of inputs.refs) {
+      for (const k of Object.keys(r.data).sort()) {
+        const where = `${r.kind} ${r.namespace}/${r.name} key ${k}`;
+        let text = r.data[k];
+        if (r.template) {
+          const out = this.renderer.render(`${cs.spec.clusterNamespace}-${cs.spec.clusterName}-${r.name}/${k}`, text, data!);
+          if (!out.ok) return { ok: false, failure: { message: `rendering ${where}: ${out.message}`, reason: 'TemplateError', nonRetriable: true } };
+          text = out.text;
+        }
+        const split = splitPolicyText(text);
+        if (!split.ok) return { ok: false, failure: { message: `${where}${r.template ? ' (after rendering)' : ''}: ${split.message}`, reason: 'InvalidPolicy', nonRetriable: true } };
+        for (const obj of split.objects) raws.push({ obj, r, source: `${r.kind} ${r.namespace}/${r.name}` });
+      }
+    }
+    // Go: applyPatches — the profile's patches (templates too) on everything the references hold.
+    if ((spec.patches ?? []).length > 0) {
+      const patchData = data!;
+      const rendered: { patch: string; target?: NonNullable<ClusterProfileSpec['patches']>[number]['target'] }[] = [];
+      for (const [i, p] of spec.patches!.entries()) {
+        const out = this.renderer.render(`${cs.spec.clusterNamespace}-${cs.spec.clusterName}-patch-${i}`, p.patch, patchData);
+        if (!out.ok) return { ok: false, failure: { message: `rendering patches[${i}]: ${out.message}`, reason: 'TemplateError', nonRetriable: true } };
+        rendered.push({ patch: out.text, target: p.target });
+      }
+      const patched = applyPatches(
+        raws.map((r) => r.obj),
+        rendered,
+      );
+      if (!patched.ok) return { ok: false, failure: { message: patched.message, reason: 'InvalidPatch', nonRetriable: true } };
+      patched.objects.forEach((o, i) => (raws[i].obj = o));
+    }
+    // Scopes of kinds defined by CRDs in this very deployment (not served yet on first deploy).
+    const crdScopes = new Map<string, boolean>();
+    for (const { obj } of raws) {
+      if (obj.kind === 'CustomResourceDefinition' && groupOf(obj.apiVersion) === 'apiextensions.k8s.io') {
+        const s = (obj.spec ?? {}) as { group?: string; scope?: string; names?: { kind?: string } };
+        if (s.group && s.names?.kind) crdScopes.set(`${s.group}/${s.names.kind}`, s.scope !== 'Cluster');
+      }
+    }
+    const desired: DesiredObject[] = [];
+    const failures: string[] = [];
+    const exclusions = spec.driftExclusions ?? [];
+    for (const { obj: o, r, source } of raws) {
+      const target: Target = (r.ref.deploymentType ?? 'Remote') === 'Local' ? 'Local' : 'Remote';
+      const client = clients[target]!;
+      let namespaced: boolean;
+      try {
+        namespaced = (await client.resource({ apiVersion: o.apiVersion, kind: o.kind })).namespaced;
+      } catch (err) {
+        const scoped = crdScopes.get(`${groupOf(o.apiVersion)}/${o.kind}`);
+        if (!isKindNotInstalled(err) || scoped === undefined) {
+          if (!isKindNotInstalled(err)) throw err;
+          const message = `${source}: ${o.kind} ${o.metadata.name}: the ${target === 'Local' ? 'management' : 'managed'} cluster does not serve ${o.apiVersion} ${o.kind}`;
+          if (!spec.continueOnError) return { ok: false, failure: { message, reason: 'KindNotInstalled', nonRetriable: false } };
+          failures.push(message);
+          continue;
+        }
+        namespaced = scoped;
+      }
+      const md = { ...o.metadata };
+      delete (md as Record<string, unknown>).creationTimestamp;
+      delete (md as Record<string, unknown>).resourceVersion;
+      delete (md as Record<string, unknown>).uid;
+      delete (md as Record<string, unknown>).managedFields;
+      // Go: adjustNamespace — namespaced objects default to `default`, cluster-scoped ones lose any namespace.
+      if (namespaced) md.namespace = md.namespace || 'default';
+      else delete md.namespace;
+      const obj: KubeObject = { ...o, metadata: md };
+      if (profile.kind === 'Profile' && target === 'Local' && md.namespace !== raw.metadata.namespace) {
+        return { ok: false, failure: { message: `${source}: ${o.kind} ${md.namespace ?? ''}/${md.name}: a Profile can only deploy resources in its own namespace ${raw.metadata.namespace} of the management cluster`, reason: 'InvalidPolicy', nonRetriable: true } };
+      }
+      const stamped = stampObject(obj, {
+        reference: { kind: r.kind, namespace: r.namespace, name: r.name, tier: r.ref.tier ?? 100 },
+        profile: { kind: profile.kind, name: profile.name, tier: spec.tier ?? 100 },
+        cluster: { type, namespace: cs.spec.clusterNamespace, name: cs.spec.clusterName },
+        deploymentType: target,
+        extraLabels: spec.extraLabels,
+        extraAnnotations: spec.extraAnnotations,
+      });
+      const paths = exclusions.filter((e) => selectorMatches(e.target, stamped.object)).flatMap((e) => e.paths);
+      desired.push({
+        object: stamped.object,
+        hash: stamped.hash,
+        target,
+        subresources: r.subresources,
+        claim: { reference: { kind: r.kind, namespace: r.namespace, name: r.name, tier: r.ref.tier ?? 100 }, profile: { kind: profile.kind, name: profile.name, tier: spec.tier ?? 100 } },
+        skipNamespaceCreation: r.ref.skipNamespaceCreation === true,
+        forceRecreate: r.ref.force === true || o.metadata.annotations?.[Annotations.forceRecreate] !== undefined,
+        driftExclusions: spec.syncMode === 'ContinuousWithDriftDetection' ? paths : [],
+        source,
+      });
+    }
+    return { ok: true, desired, failures };
+  }
+
+  /**
+   * capiObjects reads what a Cluster API cluster's templates may also use: the control plane and infrastructure
+   * objects its spec references (v1beta1 `apiVersion` refs, v1beta2 `apiGroup` refs at the group's preferred
+   * version). Missing objects are left out. Go: fetchKubeadmControlPlane, fetchInfrastructureProvider
+   */
+  private async capiObjects(entry: ClusterEntry): Promise<{ kubeadmControlPlane?: unknown; infrastructureProvider?: unknown }> {
+    const spec = (entry.object.spec ?? {}) as Record<string, { apiVersion?: string; apiGroup?: string; kind?: string; name?: string; namespace?: string } | undefined>;
+    const read = async (ref: (typeof spec)[string]): Promise<unknown> => {
+      if (!ref?.kind || !ref.name) return undefined;
+      let apiVersion = ref.apiVersion;
+      if (!apiVersion && ref.apiGroup) {
+        const group = await this.c.mgmt.request<{ preferredVersion?: { groupVersion?: string } }>({ method: 'GET', path: `/apis/${ref.apiGroup}` }).catch((err: unknown) => {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        });
+        apiVersion = group?.preferredVersion?.groupVersion;
+      }
+      if (!apiVersion) return undefined;
+      try {
+        return await this.c.mgmt.getIfExists({ apiVersion, kind: ref.kind, namespace: ref.namespace ?? entry.ref.namespace, name: ref.name });
+      } catch (err) {
+        if (isKindNotInstalled(err)) return undefined;
+        throw err;
+      }
+    };
+    const [kubeadmControlPlane, infrastructureProvider] = await Promise.all([read(spec.controlPlaneRef), read(spec.infrastructureRef)]);
+    return { kubeadmControlPlane, infrastructureProvider };
+  }
+
+  /** scanDeployed lists the objects of the given kinds in the targets that carry this ClusterSummary's stamps. */
+  private async scanDeployed(p: Pass, gvks: readonly string[], clients: Record<Target, KubeClient | undefined>): Promise<{ target: Target; object: KubeObject }[]> {
+    const { cs, profile, type } = p;
+    const csValue = clusterSummaryAnnotationValue(type, cs.spec.clusterNamespace, cs.spec.clusterName);
+    const out: { target: Target; object: KubeObject }[] = [];
+    for (const target of ['Local', 'Remote'] as const) {
+      const client = clients[target];
+      if (!client) continue;
+      for (const g of gvks) {
+        const gvk = parseGvkString(g);
+        if (!gvk) continue;
+        let items: KubeObject[];
+        try {
+          items = (await client.list<KubeObject>(gvk, { labelSelector: `${Labels.reason}=${REASON_RESOURCES}` })).items;
+        } catch (err) {
+          // A kind no longer served holds nothing of ours.
+          if (isKindNotInstalled(err) || isNotFound(err)) continue;
+          throw err;
+        }
+        for (const o of items) if (this.isOurs(o, csValue, target, profile)) out.push({ target, object: o });
+      }
+    }
+    return out;
+  }
+
+  /** isOurs: positive evidence that this ClusterSummary deployed the object (stamps of cluster, target and profile). */
+  private isOurs(o: KubeObject, csValue: string, target: Target, profile: { kind: ProfileKind; name: string }): boolean {
+    const a = o.metadata.annotations ?? {};
+    return (
+      a[Annotations.clusterSummary] === csValue &&
+      (a[Annotations.deploymentType] ?? 'Remote') === target &&
+      a[Annotations.ownerName] === profile.name &&
+      a[Annotations.ownerKind] === profile.kind &&
+      o.metadata.labels?.[Labels.reason] === REASON_RESOURCES
+    );
+  }
+
+  /**
+   * deploy is the full pass. It first trusts what this deployer last wrote (updates under an optimistic lock, no
+   * reads); if any object changed under it, it forgets that and runs again reading every object.
+   */
+  private async deploy(p: Pass, entry: ClusterEntry, inputs: Inputs, prev: Feature | undefined, status: ClusterSummaryStatus): Promise<DeployResult> {
+    try {
+      return await this.deployPass(p, entry, inputs, prev, status, true);
+    } catch (err) {
+      if (!(err instanceof RetryableError)) throw err;
+      this.known.delete(p.key);
+      return this.deployPass(p, entry, inputs, prev, status, false);
+    }
+  }
+
+  /** deployPass renders, reads the targets (only what it does not know, when `trust`), plans, executes, reports. */
+  private async deployPass(p: Pass, entry: ClusterEntry, inputs: Inputs, prev: Feature | undefined, status: ClusterSummaryStatus, trust: boolean): Promise<DeployResult> {
+    const { key, raw, cs, spec, type, rctx } = p;
+    const dryRun = spec.syncMode === 'DryRun';
+    const hashB64 = hexToBase64(inputs.hash);
+    const needRemote = inputs.refs.some((r) => (r.ref.deploymentType ?? 'Remote') === 'Remote') || this.recordedGvks(cs).length > 0;
+    const clients = await this.targetClients(entry, needRemote);
+    const rendered = await this.render(p, entry, inputs, clients);
+    if (!rendered.ok) {
+      record(this.c, raw, 'Warning', rendered.failure.reason, rendered.failure.message);
+      this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'failed' });
+      return { feature: this.failedFeature(prev, rendered.failure, hashB64), result: rendered.failure.nonRetriable ? undefined : { requeue: true } };
+    }
+    const desired = rendered.desired;
+    const newGvks = [...new Set(desired.map((d) => gvkString(d.object.apiVersion, d.object.kind)))].sort();
+    const recorded = this.recordedGvks(cs);
+    const union = [...new Set([...recorded, ...newGvks])].sort();
+    if (!dryRun && union.some((g) => !recorded.includes(g))) {
+      // Record the kinds BEFORE creating objects of them: withdrawal finds our objects through this list.
+      await this.writeStatus(raw, cs, { ...status, deployedGVKs: [{ featureID: RESOURCES, deployedGroupVersionKind: union }], featureSummaries: [{ ...(prev ?? { featureID: RESOURCES }), status: 'Provisioning', deployedGroupVersionKind: union }] });
+    }
+
+    // Observe: each desired object we do not know, the namespaces they need, and what we deployed before.
+    const known = trust && !dryRun ? this.known.get(key) : undefined;
+    const observed = new Map<string, KubeObject | null>();
+    await runLimited(known ? desired.filter((d) => !known.has(identityKey(identityOf(d.target, d.object)))) : desired, 16, async (d) => {
+      const id = identityOf(d.target, d.object);
+      let o: KubeObject | undefined;
+      try {
+        o = await clients[d.target]!.getIfExists<KubeObject>(refOf(id));
+      } catch (err) {
+        // A kind not served yet (its CRD comes in this deployment) has no objects.
+        if (!isKindNotInstalled(err)) throw err;
+      }
+      observed.set(identityKey(id), o ?? null);
+    });
+    const nsKnown = new Set<string>();
+    const nsNeeded = new Map<string, { target: Target; name: string }>();
+    for (const d of desired) {
+      const ns = d.object.metadata.namespace;
+      if (!ns || d.skipNamespaceCreation || dryRun) continue;
+      const cacheKey = `${d.target === 'Local' ? LOCAL : entry.key}|${ns}`;
+      if (this.namespaces.has(cacheKey)) nsKnown.add(`${d.target}:${ns}`);
+      else nsNeeded.set(`${d.target}:${ns}`, { target: d.target, name: ns });
+    }
+    await runLimited([...nsNeeded.values()], 8, async ({ target, name }) => {
+      if (await clients[target]!.getIfExists({ apiVersion: 'v1', kind: 'Namespace', name })) {
+        nsKnown.add(`${target}:${name}`);
+        this.namespaces.add(`${target === 'Local' ? LOCAL : entry.key}|${name}`);
+      }
+    });
+    if (dryRun) for (const k of nsNeeded.keys()) nsKnown.add(k);
+    const deployed = await this.previouslyDeployed(p, union, desired, clients);
+
+    const actions = plan({ desired, observed, deployed, namespaces: nsKnown, forceApply: false, known });
+    const drifting = spec.syncMode === 'ContinuousWithDriftDetection';
+    const csValue = clusterSummaryAnnotationValue(type, cs.spec.clusterNamespace, cs.spec.clusterName);
+    const writes = actions.some((a) => a.type !== 'unchanged' && a.type !== 'conflict');
+    if (drifting && !dryRun) {
+      // Track before writing so the watch events of our own writes are compared with the new content.
+      const tracked: TrackedObject[] = desired
+        .filter((d) => d.object.metadata.annotations?.[Annotations.driftDetectionIgnore] === undefined)
+        .map((d) => ({
+          cluster: d.target === 'Local' ? LOCAL : entry.key,
+          apiVersion: d.object.apiVersion,
+          kind: d.object.kind,
+          namespace: d.object.metadata.namespace,
+          name: d.object.metadata.name,
+          expected: comparable(d),
+          clusterSummary: csValue,
+        }));
+      await this.drift.track(key, inputs.hash, tracked, !writes);
+    } else {
+      this.drift.untrack(key);
+    }
+    const outcome = await execute(actions, clients, {
+      fieldManager: this.c.fieldManager,
+      dryRun,
+      continueOnConflict: spec.continueOnConflict === true,
+      continueOnError: spec.continueOnError === true,
+      signal: rctx.signal,
+    });
+    this.afterExecute(p, entry, actions, outcome);
+    if (!dryRun) this.remember(key, desired, outcome, known);
+    if (outcome.errors.length > 0) {
+      // A namespace deleted behind our back makes applies fail: forget what we believed exists there.
+      for (const n of [...this.namespaces]) if (n.startsWith(`${entry.key}|`) || n.startsWith(`${LOCAL}|`)) this.namespaces.delete(n);
+    }
+    for (const r of outcome.results) this.c.metrics?.objects.inc({ op: opOf(r) });
+    if (dryRun) {
+      await this.writeClusterReport(p, outcome.results);
+      this.reported.add(key);
+    } else if (this.reported.has(key) || (!this.reportChecked.has(key) && prev !== undefined)) {
+      // A report left by an earlier DryRun pass (this process's, or before a restart) goes once DryRun ends.
+      await this.deleteClusterReport(p);
+      this.reported.delete(key);
+      this.reportChecked.add(key);
+    }
+
+    const problems = [...rendered.failures, ...outcome.errors];
+    const now = rfc3339(this.c.clock.now());
+    if (!dryRun && (outcome.conflicts.length > 0 || problems.length > 0)) {
+      const conflict = outcome.conflicts.length > 0;
+      const message = [...outcome.conflicts, ...problems].join('\n').trim();
+      const failure = { message, reason: conflict ? 'ConflictError' : 'DeploymentFailed', nonRetriable: false };
+      record(this.c, raw, 'Warning', conflict ? 'Conflict' : 'DeploymentFailed', message);
+      this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: conflict ? 'conflict' : 'failed' });
+      const f = this.failedFeature(prev, failure, hashB64);
+      if (outcome.writes > 0) f.lastAppliedTime = now;
+      // Conflicts wait for the owner to go away (it re-queues us); other errors retry with backoff.
+      return { feature: f, result: problems.length > 0 ? { requeue: true } : undefined, gvks: union };
+    }
+    if (outcome.writes > 0) {
+      const created = outcome.results.filter((r) => r.wrote && r.action === 'Create').length;
+      const updated = outcome.results.filter((r) => r.wrote && r.action === 'Update').length;
+      const removed = outcome.results.filter((r) => r.wrote && r.action === 'Delete').length;
+      record(this.c, raw, 'Normal', 'Deployed', `deployed to cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}: ${created} created, ${updated} updated, ${removed} removed`);
+    }
+    this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'provisioned' });
+    if (!dryRun) this.lastDeployed.set(key, new Set(desired.map((d) => identityKey(identityOf(d.target, d.object)))));
+    return {
+      feature: {
+        featureID: RESOURCES,
+        status: 'Provisioned',
+        hash: hashB64,
+        lastAppliedTime: outcome.writes > 0 || !prev?.lastAppliedTime ? now : prev.lastAppliedTime,
+        deployedGroupVersionKind: dryRun ? prev?.deployedGroupVersionKind : newGvks,
+        consecutiveFailures: undefined,
+      },
+      result: undefined,
+      gvks: dryRun ? undefined : newGvks,
+    };
+  }
+
+  /** remember records what this pass wrote (or found intact) so the next pass need not read it. */
+  private remember(key: string, desired: readonly DesiredObject[], outcome: ExecuteOutcome, prev: ReadonlyMap<string, KnownObject> | undefined): void {
+    const wanted = new Set(desired.map((d) => identityKey(identityOf(d.target, d.object))));
+    const next = new Map<string, KnownObject>();
+    const touched = new Set<string>();
+    for (const r of outcome.results) {
+      const k = identityKey(r.id);
+      touched.add(k);
+      const rv = r.result?.metadata.resourceVersion;
+      if (!r.applied || !rv || !wanted.has(k) || r.action === 'Error' || r.action === 'Conflict') continue;
+      next.set(k, { resourceVersion: rv, digest: appliedDigest(r.applied), adopted: r.applied.metadata.annotations?.[ADOPTED_ANNOTATION] !== undefined });
+    }
+    // Objects this pass never reached (it stopped early) keep what was known about them.
+    for (const [k, v] of prev ?? []) if (wanted.has(k) && !touched.has(k)) next.set(k, v);
+    this.known.set(key, next);
+  }
+
+  /** recordedGvks is what the status says this ClusterSummary deployed (Resources feature). */
+  private recordedGvks(cs: ClusterSummary): string[] {
+    const a = cs.status?.deployedGVKs?.find((g) => g.featureID === RESOURCES)?.deployedGroupVersionKind ?? [];
+    const b = cs.status?.featureSummaries?.find((f) => f.featureID === RESOURCES)?.deployedGroupVersionKind ?? [];
+    return [...new Set([...a, ...b])];
+  }
+
+  /**
+   * previouslyDeployed finds the objects this ClusterSummary deployed that may now be stale. With a record of the
+   * last complete pass in memory only the objects that left the desired set are read (and checked for our stamps);
+   * otherwise (after a restart) every recorded kind is listed in both targets.
+   */
+  private async previouslyDeployed(p: Pass, gvks: readonly string[], desired: readonly DesiredObject[], clients: Record<Target, KubeClient | undefined>): Promise<{ target: Target; object: KubeObject }[]> {
+    const { key, cs, profile, type } = p;
+    const last = this.lastDeployed.get(key);
+    if (!last) return this.scanDeployed(p, gvks, clients);
+    const now = new Set(desired.map((d) => identityKey(identityOf(d.target, d.object))));
+    const gone = [...last].filter((k) => !now.has(k));
+    const csValue = clusterSummaryAnnotationValue(type, cs.spec.clusterNamespace, cs.spec.clusterName);
+    const out: { target: Target; object: KubeObject }[] = [];
+    await runLimited(gone, 8, async (k) => {
+      const [target, group, kind, namespace, name] = k.split('|') as [Target, string, string, string, string];
+      const gvk = gvks.map(parseGvkString).find((g) => g && g.kind === kind && groupOf(g.apiVersion) === group);
+      if (!gvk || !clients[target]) return;
+      let o: KubeObject | undefined;
+      try {
+        o = await clients[target]!.getIfExists<KubeObject>({ apiVersion: gvk.apiVersion, kind, namespace: namespace || undefined, name });
+      } catch (err) {
+        if (isKindNotInstalled(err)) return;
+        throw err;
+      }
+      if (o && this.isOurs(o, csValue, target, profile)) out.push({ target, object: o });
+    });
+    return out;
+  }
+
+  /** afterExecute does the bookkeeping of ownership moves and conflicts. */
+  private afterExecute(p: Pass, entry: ClusterEntry, actions: readonly Action[], outcome: ExecuteOutcome): void {
+    const { key, cs, type } = p;
+    for (const a of actions) {
+      if (a.type === 'apply' && a.previousOwner && (a.previousOwner.kind === 'ClusterProfile' || a.previousOwner.kind === 'Profile')) {
+        // Go: requeueAllOldOwners — the old owner must notice it lost the object (it will now report a conflict).
+        const old = `${cs.spec.clusterNamespace}/${clusterSummaryName(a.previousOwner.kind, a.previousOwner.name, type, cs.spec.clusterName)}`;
+        if (old !== key) {
+          this.forceFull.add(old);
+          this.enqueue(old);
+        }
+      }
+    }
+    let set = this.conflicted.get(entry.key);
+    if (outcome.conflicts.length > 0) {
+      if (!set) this.conflicted.set(entry.key, (set = new Set()));
+      set.add(key);
+    } else {
+      set?.delete(key);
+    }
+    if (outcome.results.some((r) => r.action === 'Delete' && r.wrote)) this.wakeConflicted(entry.key, key);
+  }
+
+  /** wakeConflicted re-queues the ClusterSummaries of a cluster that lost a conflict: an owner just removed objects. */
+  private wakeConflicted(cluster: string, except: string): void {
+    for (const s of this.conflicted.get(cluster) ?? []) {
+      if (s === except) continue;
+      this.forceFull.add(s);
+      this.enqueue(s);
+    }
+  }
+
+  /** withdraw removes what a deleted ClusterSummary deployed (or un-stamps it), then lets it go. Go: undeploy* */
+  private async withdraw(p: Pass): Promise<ReconcileResult | void> {
+    const { key, raw, cs, profile, type, entry, rctx } = p;
+    if (!(raw.metadata.finalizers ?? []).includes(AddonFinalizers.clusterSummary)) {
+      this.forget(key);
+      return;
+    }
+    const spec = p.spec;
+    // dependsOn works both ways: a prerequisite stays while a dependent still needs it in this cluster.
+    const dependents = this.c.caches.summaries.cache
+      .byIndex(CLUSTER_INDEX, clusterKey(type, cs.spec.clusterNamespace, cs.spec.clusterName))
+      .filter((o) => o !== raw && profileOfSummary(o)?.kind === profile.kind && ((o as unknown as ClusterSummary).spec?.clusterProfileSpec?.dependsOn ?? []).includes(profile.name));
+    if (dependents.length > 0) {
+      const names = dependents.map((d) => profileOfSummary(d)?.name).join(', ');
+      return this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: `waiting for dependent ${profile.kind}(s) ${names} to be removed from this cluster first` });
+    }
+    if (entry?.paused) return; // Pausing is not unselecting: resume when the cluster is unpaused.
+    if (spec.syncMode !== 'DryRun') {
+      let clients: Record<Target, KubeClient | undefined>;
+      try {
+        // A cluster that is no longer registered is gone: only the management cluster can hold our objects.
+        clients = entry ? await this.targetClients(entry, true) : { Local: this.c.mgmt, Remote: undefined };
+      } catch (err) {
+        if (!(err instanceof ClusterError)) throw err;
+        await this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: `cannot remove the deployed add-ons: ${err.message}` });
+        return { requeue: true };
+      }
+      const leave = spec.stopMatchingBehavior === 'LeavePolicies';
+      this.drift.untrack(key);
+      let outcome: ExecuteOutcome;
+      try {
+        const deployed = await this.scanDeployed(p, this.recordedGvks(cs), clients);
+        outcome = await execute(planWithdrawal(deployed, leave, STAMP_ANNOTATIONS, [Labels.reason]), clients, {
+          fieldManager: this.c.fieldManager,
+          dryRun: false,
+          continueOnConflict: true,
+          continueOnError: true,
+          signal: rctx.signal,
+        });
+      } catch (err) {
+        if (!isTransient(err)) throw err;
+        // Unreachable is not evidence of anything: keep the finalizer and retry with backoff.
+        const message = `cannot remove the deployed add-ons from cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}: ${errorMessage(err)}`;
+        await this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: message, featureSummaries: [{ featureID: RESOURCES, status: 'Removing', failureMessage: message }] });
+        return { requeue: true };
+      }
+      for (const r of outcome.results) this.c.metrics?.objects.inc({ op: opOf(r) });
+      if (outcome.errors.length > 0) {
+        const message = outcome.errors.join('\n');
+        record(this.c, raw, 'Warning', 'WithdrawFailed', message);
+        await this.writeStatus(raw, cs, {
+          ...(cs.status ?? {}),
+          failureMessage: message,
+          featureSummaries: [{ featureID: RESOURCES, status: 'Removing', failureMessage: message }],
+        });
+        return { requeue: true };
+      }
+      if (outcome.writes > 0) {
+        record(this.c, raw, 'Normal', leave ? 'LeftInPlace' : 'Withdrawn', `${leave ? 'left in place (LeavePolicies), stamps removed from' : 'removed'} ${outcome.results.length} object(s) in cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}`);
+      }
+      if (entry) this.wakeConflicted(entry.key, key);
+    }
+    await this.deleteClusterReport(p);
+    this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'removed' });
+    const finalizers = raw.metadata.finalizers ?? [];
+    try {
+      await this.c.mgmt.patch({ apiVersion: raw.apiVersion, kind: raw.kind, namespace: raw.metadata.namespace, name: raw.metadata.name }, 'json', [
+        { op: 'test', path: '/metadata/finalizers', value: finalizers },
+        { op: 'replace', path: '/metadata/finalizers', value: finalizers.filter((f) => f !== AddonFinalizers.clusterSummary) },
+      ]);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    this.forget(key);
+  }
+
+  /** writeClusterReport records what DryRun would do (ClusterReport spec + status.resourceReports). */
+  private async writeClusterReport(p: Pass, results: readonly ObjectResult[]): Promise<void> {
+    const { cs, profile, type } = p;
+    const name = clusterReportName(profile.kind, profile.name, type, cs.spec.clusterName);
+    const owner = this.profileObject(profile, cs.metadata.namespace);
+    const meta = {
+      name,
+      namespace: cs.spec.clusterNamespace,
+      labels: { [AddonLabels.clusterName]: cs.spec.clusterName, [AddonLabels.clusterType]: type, [profileLabelKey(profile.kind)]: profile.name },
+      ...(owner?.metadata.uid ? { ownerReferences: [{ apiVersion: 'config.projectsveltos.io/v1beta1', kind: profile.kind, name: profile.name, uid: owner.metadata.uid }] } : {}),
+    };
+    const base = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterReport' };
+    await this.c.mgmt.apply({ ...base, metadata: meta, spec: { clusterNamespace: cs.spec.clusterNamespace, clusterName: cs.spec.clusterName } }, { fieldManager: this.c.fieldManager, force: true });
+    const resourceReports = results
+      .filter((r) => r.id.kind !== 'Namespace' || r.action !== 'Error' || r.id.name !== '')
+      .map((r) => {
+        const slash = r.id.apiVersion.indexOf('/');
+        return {
+          action: r.action,
+          ...(r.message ? { message: r.message } : {}),
+          resource: {
+            group: slash < 0 ? '' : r.id.apiVersion.slice(0, slash),
+            version: slash < 0 ? r.id.apiVersion : r.id.apiVersion.slice(slash + 1),
+            kind: r.id.kind,
+            name: r.id.name,
+            ...(r.id.namespace ? { namespace: r.id.namespace } : {}),
+          },
+        };
+      });
+    await this.c.mgmt.apply({ ...base, metadata: { name, namespace: cs.spec.clusterNamespace }, status: { resourceReports } }, { fieldManager: this.c.fieldManager, force: true, subresource: 'status' });
+  }
+
+  private async deleteClusterReport({ cs, profile, type }: Pass): Promise<void> {
+    try {
+      await this.c.mgmt.delete({ apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterReport', namespace: cs.spec.clusterNamespace, name: clusterReportName(profile.kind, profile.name, type, cs.spec.clusterName) });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  private profileObject(profile: { kind: ProfileKind; name: string }, namespace: string | undefined): KubeObject | undefined {
+    return profile.kind === 'ClusterProfile' ? this.c.caches.clusterProfiles.cache.get(undefined, profile.name) : this.c.caches.profiles.cache.get(namespace, profile.name);
+  }
+
+  /** writeStatus writes the ClusterSummary status when it differs from what is stored (server-side apply). */
+  private async writeStatus(raw: KubeObject, cs: ClusterSummary, status: ClusterSummaryStatus): Promise<void> {
+    const clean = JSON.parse(JSON.stringify(status)) as ClusterSummaryStatus;
+    if (goJSON(clean) === goJSON(cs.status ?? {})) return;
+    try {
+      await this.c.mgmt.apply(
+        { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterSummary', metadata: { name: raw.metadata.name, namespace: raw.metadata.namespace }, status: clean },
+        { fieldManager: this.c.fieldManager, force: true, subresource: 'status' },
+      );
+    } catch (err) {
+      // Deleted meanwhile: nothing to report on.
+      if (!isNotFound(err)) throw err;
+    }
+  }
+}
+
+/** CLUSTER_INDEX indexes ClusterSummaries by their cluster key (`Sveltos:ns/name`). */
+export const CLUSTER_INDEX = 'addons.cluster';
+
+/** clusterIndexOf is the CLUSTER_INDEX function. */
+export function clusterIndexOf(o: KubeObject): string[] {
+  const spec = (o as { spec?: { clusterType?: string; clusterNamespace?: string; clusterName?: string } }).spec;
+  if (!spec?.clusterName) return [];
+  return [clusterKey(spec.clusterType === 'Capi' ? 'Capi' : 'Sveltos', spec.clusterNamespace ?? '', spec.clusterName)];
+}
+
+/** opOf names the metric operation of an object result. */
+function opOf(r: ObjectResult): string {
+  switch (r.action) {
+    case 'Create':
+      return r.wrote ? 'create' : 'dryrun';
+    case 'Update':
+      return r.wrote ? 'update' : 'dryrun';
+    case 'Delete':
+      return r.wrote ? 'delete' : 'dryrun';
+    case 'No Action':
+      return 'unchanged';
+    case 'Conflict':
+      return 'conflict';
+    case 'Error':
+      return 'error';
+  }
+}
+
+/** runLimited runs fn over items with at most `limit` in flight. */
+export async function runLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,380 @@
+// agent: `ripple agent` runs the agent for one managed cluster (delivery modes push / collect);
+// `ripple agent manager` runs the management side of any delivery mode on its own; `ripple agent rbac` prints the
+// scoped management-cluster credential a pushing agent needs.
+import { KubeConfig } from '@kubernetes/client-node';
+import { startAgentManager, startClusterAgent, type DeliveryMode } from '../../agent/index.js';
+import { isDNS1123Label, isDNS1123Subdomain, type ClusterType } from '../../api/index.js';
+import { ClusterRegistry } from '../../clusters/index.js';
+import { EventRecorder, InformerFactory, KubeClient, KubeConfigError, errorMessage, loadKubeConfig } from '../../kube/index.js';
+import { createLogger, createMetricsRegistry, serveMetrics, type Logger } from '../../obs/index.js';
+import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
+
+const AGENT_USAGE = `Usage: ripple agent --cluster-namespace NS --cluster-name NAME [--cluster-type Sveltos|Capi]
+                    [--kubeconfig FILE] [--context CTX]
+                    [--mgmt-kubeconfig FILE] [--mgmt-context CTX] [--run-mode send-reports|do-not-send-reports]
+                    [--coalesce-ms MS] [--metrics-port P] [--log-level LEVEL]
+
+Runs the Ripple agent for ONE managed cluster, like Sveltos' sveltos-agent. It evaluates the EventSources found in
+that cluster (only those annotated projectsveltos.io/deployed-by-sveltos, which the management side copies there),
+watching every kind they select — one watch per kind, re-evaluating only changed objects — and keeps one
+EventReport per EventSource in namespace projectsveltos, named after the EventSource.
+
+Run modes (Sveltos' --run-mode):
+  send-reports          also write the management-cluster copy (namespace NS, name <type>--<eventsource>--NAME)
+                        through --mgmt-kubeconfig; the default when --mgmt-kubeconfig is given.
+                        The credential needs, in namespace NS only: eventreports get,list,watch,create,update,
+                        patch,delete and eventreports/status get,update,patch (see \`ripple agent rbac\`).
+  do-not-send-reports   only write the managed copy; the management side collects it
+                        (\`ripple agent manager --mode collect\`). The default without --mgmt-kubeconfig.
+
+Flags:
+  --cluster-namespace NS    namespace of the cluster's SveltosCluster / CAPI Cluster in the management cluster (required)
+  --cluster-name NAME       its name                                                                         (required)
+  --cluster-type TYPE       Sveltos (default) or Capi
+  --kubeconfig FILE         the managed cluster (default: $KUBECONFIG, ~/.kube/config, or the in-cluster service account)
+  --context CTX             context in --kubeconfig
+  --mgmt-kubeconfig FILE    the management cluster (scoped credential), for send-reports
+  --mgmt-context CTX        context in --mgmt-kubeconfig
+  --run-mode MODE           send-reports or do-not-send-reports (see above)
+  --coalesce-ms MS          window in which bursts of object changes are evaluated together (default 10)
+  --metrics-port P          serve Prometheus metrics on 127.0.0.1:P/metrics
+  --log-level LEVEL         error, warn, info (default) or debug; JSON lines on stderr
+
+Exit codes: 0 stopped by SIGTERM; 130 stopped by SIGINT; 2 bad command line; 3 unusable kubeconfig;
+            4 a cluster cannot be reached at start.
+
+Example:
+  ripple agent --kubeconfig edge-1.yaml --cluster-namespace fleet --cluster-name edge-1 \\
+               --mgmt-kubeconfig agent-credential.yaml
+`;
+
+const MANAGER_USAGE = `Usage: ripple agent manager [--mode agentless|push|collect] [--kubeconfig FILE] [--context CTX]
+                            [--coalesce-ms MS] [--metrics-port P] [--log-level LEVEL]
+
+Runs the management side of the agent on its own (\`ripple up\` and \`ripple manager\` run it with everything else).
+It reads EventTriggers (and old EventBasedAddOns), EventSources and the registered clusters (SveltosClusters, Cluster
+API Clusters) from the management cluster, and for every cluster works out which EventSources it needs: each
+trigger whose sourceClusterSelector / clusterSetRefs select it contributes its eventSourceName (rendered with the
+cluster's data). Reports nobody needs any more are withdrawn; an unreachable cluster keeps its last reports.
+
+Modes:
+  agentless (default)  evaluate every cluster from here, watching it remotely; write EventReports directly
+  push                 copy EventSources into the managed clusters, where \`ripple agent --run-mode send-reports\`
+                       evaluates them and pushes the reports
+  collect              copy EventSources into the managed clusters and copy the reports that
+                       \`ripple agent --run-mode do-not-send-reports\` writes there into the management cluster
+
+Flags:
+  --mode MODE          agentless, push or collect (default agentless)
+  --kubeconfig FILE    the management cluster (default: $KUBECONFIG, ~/.kube/config, or in-cluster)
+  --context CTX        context in --kubeconfig
+  --coalesce-ms MS     window in which bursts of changes are evaluated together (default 10)
+  --metrics-port P     serve Prometheus metrics on 127.0.0.1:P/metrics
+  --log-level LEVEL    error, warn, info (default) or debug
+
+Exit codes: 0 stopped by SIGTERM; 130 stopped by SIGINT; 2 bad command line; 3 unusable kubeconfig;
+            4 the management cluster cannot be reached or lacks the Sveltos CRDs.
+`;
+
+const RBAC_USAGE = `Usage: ripple agent rbac --cluster-namespace NS --cluster-name NAME [--service-account NAME]
+
+Prints the management-cluster objects a pushing agent (\`ripple agent --run-mode send-reports\`) needs: a
+ServiceAccount in NS and a Role + RoleBinding allowing EventReports (and their status) in NS only — nothing
+cluster-wide, nothing in other namespaces. Build the agent's --mgmt-kubeconfig from a token of that ServiceAccount.
+
+Flags:
+  --cluster-namespace NS   namespace of the cluster in the management cluster (required)
+  --cluster-name NAME      the cluster's name (required; names the objects)
+  --service-account NAME   ServiceAccount name (default ripple-agent-NAME)
+
+Example:
+  ripple agent rbac --cluster-namespace fleet --cluster-name edge-1 | kubectl apply -f -
+  kubectl -n fleet create token ripple-agent-edge-1 --duration 8760h
+`;
+
+const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+type Level = (typeof LEVELS)[number];
+
+function parseLevel(v: string | undefined): Level {
+  const level = (v ?? 'info') as Level;
+  if (!LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
+  return level;
+}
+
+function parseCoalesce(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 60_000) throw new UsageError(`--coalesce-ms must be a number of milliseconds between 0 and 60000, not ${JSON.stringify(v)}`);
+  return n;
+}
+
+function parsePort(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`--metrics-port must be a port number, not ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** kubeConfigFrom loads --kubeconfig, or the default chain ($KUBECONFIG, ~/.kube/config, in-cluster). */
+function kubeConfigFrom(file: string | undefined, context: string | undefined): KubeConfig {
+  if (file) return loadKubeConfig({ file, context });
+  const kc = new KubeConfig();
+  kc.loadFromDefault();
+  if (!kc.getCurrentCluster()) throw new KubeConfigError('NoCluster', 'no kubeconfig found: pass --kubeconfig FILE, set KUBECONFIG, or run inside a cluster');
+  return loadKubeConfig({ kubeConfig: kc, context });
+}
+
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onInt = () => done('SIGINT');
+    const onTerm = () => done('SIGTERM');
+    const done = (s: NodeJS.Signals) => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      resolve(s);
+    };
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
+}
+
+function loggerFor(io: CommandIO, level: Level): Logger {
+  return createLogger({ level, destination: io.stderr, name: 'ripple-agent' });
+}
+
+async function reachable(client: KubeClient, what: string, io: CommandIO, cmd: string): Promise<boolean> {
+  try {
+    await client.version({ timeoutMs: 10_000 });
+    return true;
+  } catch (err) {
+    io.stderr.write(`${cmd}: cannot reach ${what} at ${client.server}: ${errorMessage(err)}\nCheck the kubeconfig and that the cluster is up.\n`);
+    return false;
+  }
+}
+
+export const commands: Command[] = [
+  {
+    path: ['agent'],
+    summary: 'Run the agent for one managed cluster (EventSource detection, EventReports pushed or collected)',
+    usage: AGENT_USAGE,
+    async run(args, io) {
+      const { values, positionals } = parseFlags(args, {
+        'cluster-namespace': { type: 'string' },
+        'cluster-name': { type: 'string' },
+        'cluster-type': { type: 'string' },
+        kubeconfig: { type: 'string' },
+        context: { type: 'string' },
+        'mgmt-kubeconfig': { type: 'string' },
+        'mgmt-context': { type: 'string' },
+        'run-mode': { type: 'string' },
+        'coalesce-ms': { type: 'string' },
+        'metrics-port': { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      });
+      if (values.help) {
+        io.stdout.write(AGENT_USAGE);
+        return ExitCode.Ok;
+      }
+      if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (subcommands: manager, rbac)`);
+      const ns = values['cluster-namespace'];
+      const name = values['cluster-name'];
+      if (!ns || !name) throw new UsageError(`missing ${[!ns && '--cluster-namespace', !name && '--cluster-name'].filter(Boolean).join(', ')}`);
+      if (isDNS1123Label(ns).length > 0) throw new UsageError(`--cluster-namespace ${JSON.stringify(ns)} is not a valid namespace name`);
+      if (isDNS1123Subdomain(name).length > 0) throw new UsageError(`--cluster-name ${JSON.stringify(name)} is not a valid object name`);
+      const type = values['cluster-type'] ?? 'Sveltos';
+      if (type !== 'Sveltos' && type !== 'Capi') throw new UsageError(`--cluster-type must be Sveltos or Capi, not ${JSON.stringify(type)}`);
+      const runMode = values['run-mode'] ?? (values['mgmt-kubeconfig'] ? 'send-reports' : 'do-not-send-reports');
+      if (runMode !== 'send-reports' && runMode !== 'do-not-send-reports') throw new UsageError(`--run-mode must be send-reports or do-not-send-reports, not ${JSON.stringify(runMode)}`);
+      if (runMode === 'send-reports' && !values['mgmt-kubeconfig']) throw new UsageError('--run-mode send-reports needs --mgmt-kubeconfig (the scoped management-cluster credential)');
+      const coalesceMs = parseCoalesce(values['coalesce-ms']);
+      const metricsPort = parsePort(values['metrics-port']);
+      const level = parseLevel(values['log-level']);
+      const cmd = 'ripple agent';
+
+      let managed: KubeClient;
+      let mgmt: KubeClient | undefined;
+      try {
+        managed = new KubeClient(kubeConfigFrom(values.kubeconfig, values.context), { name: `${ns}/${name}` });
+      } catch (err) {
+        if (err instanceof KubeConfigError) {
+          io.stderr.write(`${cmd}: managed cluster kubeconfig${values.kubeconfig ? ` ${values.kubeconfig}` : ''}: ${err.message}\n`);
+          return ExitCode.BadInput;
+        }
+        throw err;
+      }
+      try {
+        if (runMode === 'send-reports') mgmt = new KubeClient(loadKubeConfig({ file: values['mgmt-kubeconfig']!, context: values['mgmt-context'] }), { name: 'management' });
+      } catch (err) {
+        managed.close();
+        if (err instanceof KubeConfigError) {
+          io.stderr.write(`${cmd}: --mgmt-kubeconfig ${values['mgmt-kubeconfig']}: ${err.message}\n`);
+          return ExitCode.BadInput;
+        }
+        throw err;
+      }
+      const close = () => {
+        managed.close();
+        mgmt?.close();
+      };
+      if (!(await reachable(managed, 'the managed cluster', io, cmd)) || (mgmt && !(await reachable(mgmt, 'the management cluster', io, cmd)))) {
+        close();
+        return ExitCode.Unavailable;
+      }
+      const logger = loggerFor(io, level);
+      const metrics = createMetricsRegistry({ defaults: true });
+      const server = metricsPort ? await serveMetrics(metrics, metricsPort) : undefined;
+      const informers = new InformerFactory(managed, { logger });
+      const mgmtInformers = mgmt ? new InformerFactory(mgmt, { logger }) : undefined;
+      const recorder = new EventRecorder(managed, { component: 'ripple-agent', logger });
+      const agent = await startClusterAgent({
+        informers,
+        management: mgmtInformers,
+        cluster: { clusterNamespace: ns, clusterName: name, clusterType: type as ClusterType },
+        recorder,
+        logger,
+        metrics,
+        coalesceMs,
+      });
+      io.stdout.write(
+        `ripple agent running for cluster ${type}:${ns}/${name} (run mode ${runMode}); evaluating ${agent.eventSources().length} EventSource(s). Stop with Ctrl-C.\n`,
+      );
+      const signal = await waitForSignal();
+      await agent.stop();
+      await Promise.all([informers.stop(), mgmtInformers?.stop()]);
+      await recorder.close();
+      server?.close();
+      close();
+      io.stderr.write(`ripple agent: stopped (${signal})\n`);
+      return signal === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Ok;
+    },
+  },
+  {
+    path: ['agent', 'manager'],
+    summary: 'Run the management side of the agent (agentless evaluation, or EventSource distribution + collection)',
+    usage: MANAGER_USAGE,
+    async run(args, io) {
+      const { values, positionals } = parseFlags(args, {
+        mode: { type: 'string' },
+        kubeconfig: { type: 'string' },
+        context: { type: 'string' },
+        'coalesce-ms': { type: 'string' },
+        'metrics-port': { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      });
+      if (values.help) {
+        io.stdout.write(MANAGER_USAGE);
+        return ExitCode.Ok;
+      }
+      if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+      const mode = (values.mode ?? 'agentless') as DeliveryMode;
+      if (!['agentless', 'push', 'collect'].includes(mode)) throw new UsageError(`--mode must be agentless, push or collect, not ${JSON.stringify(values.mode)}`);
+      const coalesceMs = parseCoalesce(values['coalesce-ms']);
+      const metricsPort = parsePort(values['metrics-port']);
+      const level = parseLevel(values['log-level']);
+      const cmd = 'ripple agent manager';
+      let mgmt: KubeClient;
+      try {
+        mgmt = new KubeClient(kubeConfigFrom(values.kubeconfig, values.context), { name: 'management' });
+      } catch (err) {
+        if (err instanceof KubeConfigError) {
+          io.stderr.write(`${cmd}: management kubeconfig${values.kubeconfig ? ` ${values.kubeconfig}` : ''}: ${err.message}\n`);
+          return ExitCode.BadInput;
+        }
+        throw err;
+      }
+      if (!(await reachable(mgmt, 'the management cluster', io, cmd))) {
+        mgmt.close();
+        return ExitCode.Unavailable;
+      }
+      try {
+        await mgmt.resource({ apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventReport' });
+      } catch (err) {
+        mgmt.close();
+        io.stderr.write(`${cmd}: the management cluster does not serve EventReport (lib.projectsveltos.io/v1beta1): ${errorMessage(err)}\nInstall the CRDs first:  ripple manifests crds | kubectl apply -f -\n`);
+        return ExitCode.Unavailable;
+      }
+      const logger = loggerFor(io, level);
+      const metrics = createMetricsRegistry({ defaults: true });
+      const server = metricsPort ? await serveMetrics(metrics, metricsPort) : undefined;
+      const informers = new InformerFactory(mgmt, { logger });
+      const registry = new ClusterRegistry({ informers, logger });
+      const recorder = new EventRecorder(mgmt, { component: 'ripple-agent', logger });
+      const manager = await startAgentManager({ mode, informers, registry, recorder, logger, metrics, coalesceMs });
+      io.stdout.write(`ripple agent manager running in ${mode} mode; ${manager.needs().size} cluster(s) evaluated. Stop with Ctrl-C.\n`);
+      const signal = await waitForSignal();
+      await manager.stop();
+      await registry.stop();
+      await informers.stop();
+      await recorder.close();
+      server?.close();
+      mgmt.close();
+      io.stderr.write(`ripple agent manager: stopped (${signal})\n`);
+      return signal === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Ok;
+    },
+  },
+  {
+    path: ['agent', 'rbac'],
+    summary: 'Print the scoped management-cluster credential (ServiceAccount, Role, RoleBinding) of a pushing agent',
+    usage: RBAC_USAGE,
+    async run(args, io) {
+      const { values, positionals } = parseFlags(args, {
+        'cluster-namespace': { type: 'string' },
+        'cluster-name': { type: 'string' },
+        'service-account': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      });
+      if (values.help) {
+        io.stdout.write(RBAC_USAGE);
+        return ExitCode.Ok;
+      }
+      if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+      const ns = values['cluster-namespace'];
+      const name = values['cluster-name'];
+      if (!ns || !name) throw new UsageError(`missing ${[!ns && '--cluster-namespace', !name && '--cluster-name'].filter(Boolean).join(', ')}`);
+      if (isDNS1123Label(ns).length > 0) throw new UsageError(`--cluster-namespace ${JSON.stringify(ns)} is not a valid namespace name`);
+      const sa = values['service-account'] ?? `ripple-agent-${name}`;
+      if (isDNS1123Subdomain(sa).length > 0) throw new UsageError(`service account name ${JSON.stringify(sa)} is not valid; pass --service-account`);
+      io.stdout.write(agentRbacYaml(ns, sa));
+      return ExitCode.Ok;
+    },
+  },
+];
+
+/** agentRbacYaml is the ServiceAccount, Role and RoleBinding of a pushing agent's management-cluster credential. */
+export function agentRbacYaml(namespace: string, serviceAccount: string): string {
+  return `apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: ${serviceAccount}
+  namespace: ${namespace}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: ${serviceAccount}
+  namespace: ${namespace}
+rules:
+- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["eventreports"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["eventreports/status"]
+  verbs: ["get", "update", "patch"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: ${serviceAccount}
+  namespace: ${namespace}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: ${serviceAccount}
+subjects:
+- kind: ServiceAccount
+  name: ${serviceAccount}
+  namespace: ${namespace}
+`;
+}

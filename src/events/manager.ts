@@ -1,0 +1,1010 @@
+// manager.ts: the event manager's reconcilers, driven by informers on the management cluster. Three kinds of keys:
+//
+//   T|<trigger>              the EventTrigger (or EventBasedAddOn) itself: finalizer, selected clusters, status
+//   C|<trigger>|<clusterKey> one (trigger, cluster): read → render → plan → execute → per-cluster result
+//   R|<namespace>/<name>     one management-cluster EventReport: status.phase Processed + failureMessage
+//
+// Every key is level-based (it reads the caches, never the event that woke it). Informer handlers only map objects
+// to keys: a report change wakes exactly the (trigger, cluster) pairs whose EventSource it is, a ConfigMap change
+// exactly the pairs that read it (recorded per reconcile), a generated object's change its owner pair.
+import { Buffer } from 'node:buffer';
+import type { Registry } from 'prom-client';
+import {
+  Annotations,
+  Finalizers,
+  matchesLabelSelector,
+  normalizeAs,
+  SVELTOS_NAMESPACE,
+  eventReportName,
+  writeVersion,
+  type EventReport,
+  type EventTrigger,
+  type KubeObject as ApiKubeObject,
+} from '../api/index.js';
+import { clusterKey as makeClusterKey, type ClusterEntry, type ClusterEvent, type ClusterRegistry } from '../clusters/index.js';
+import { eventFuncMap, renderClusterTemplate, type FuncOptions } from '../funcs/index.js';
+import { decodeJSON, TemplateError, type FuncMap, type GoValue } from '../gotemplate/index.js';
+import {
+  Controller,
+  errorMessage,
+  isConflict,
+  isNotFound,
+  isStatusError,
+  isTooManyRequests,
+  type EventRecorder,
+  type InformerFactory,
+  type InformerView,
+  type KubeClient,
+  type KubeObject,
+  type Subscription,
+} from '../kube/index.js';
+import { silentLogger, type Logger } from '../obs/index.js';
+import { findCollisions } from './collisions.js';
+import { EventError, issue, type EventIssue } from './errors.js';
+import { eventMetrics, type EventMetrics } from './metrics.js';
+import { contentHash, ownerOfLabels, parseGoDuration, RippleAnnotations, type ClusterIdentity } from './naming.js';
+import { eventIdOf, objectKeyOf, plan, type Plan } from './plan.js';
+import { renderEvents, sourceKey, type GeneratedObject, type SourceKind, type SourceObject, type TriggerView } from './render.js';
+import { reportEvents, type ReportEvents } from './report-events.js';
+import { reportStatus, sameTriggerStatus, triggerStatus, type PairResult, type ReportTriggerState } from './status.js';
+
+/** Clock tells time in milliseconds since the epoch (injected so tests and benches control it). */
+export interface Clock {
+  now(): number;
+}
+
+/** EventManagerOptions configures startEventManager. */
+export interface EventManagerOptions {
+  /** Client of the management cluster (writes). */
+  client: KubeClient;
+  /** Shared informer factory of the management cluster (reads). */
+  informers: InformerFactory;
+  /** The fleet registry (started by the caller). */
+  registry: ClusterRegistry;
+  logger?: Logger;
+  metrics?: Registry;
+  /** Kubernetes Events on EventTriggers (warnings: template errors, legacy instantiation, collisions). */
+  recorder?: EventRecorder;
+  clock?: Clock;
+  /** Namespace of instantiated ConfigMaps/Secrets (default `projectsveltos`). */
+  namespace?: string;
+  /** Coalescing window for informer-driven work in ms (default 10). */
+  coalesceMs?: number;
+  /** Concurrent reconciles (default 16; they mostly wait on the API server). */
+  workers?: number;
+  /** Server-side apply field manager (default `ripple-event-manager`). */
+  fieldManager?: string;
+  /**
+   * How long per-cluster results may accumulate before the trigger's status is written (default 1000 ms): status is
+   * one object per trigger holding every cluster, so a fleet-wide change writes it once per window instead of once
+   * per cluster (it does not delay what is generated).
+   */
+  statusDelayMs?: number;
+  /** Template function options (env, resolver, zone); the clock is filled in from `clock`. */
+  funcOptions?: Omit<FuncOptions, 'clock'>;
+}
+
+/** EventManager is a running event manager. */
+export interface EventManager {
+  /** Resolves once the caches are synced and the first reconciles are queued. */
+  readonly ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const FIELD_MANAGER = 'ripple-event-manager';
+const ET = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventTrigger' } as const;
+const EBAO = { apiVersion: 'lib.projectsveltos.io/v1alpha1', kind: 'EventBasedAddOn' } as const;
+const ER = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventReport' } as const;
+const CP = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile' } as const;
+const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
+const SECRET = { apiVersion: 'v1', kind: 'Secret' } as const;
+const OWNER_INDEX = 'events/owner';
+const TRIGGER_INDEX = 'events/trigger';
+const MAX_MESSAGE = 4096;
+
+type Obj = KubeObject;
+
+/** startEventManager starts the event manager; see the file comment. */
+export function startEventManager(options: EventManagerOptions): EventManager {
+  const m = new Manager(options);
+  return { ready: m.start(), stop: () => m.stop() };
+}
+
+interface TriggerSource {
+  raw: Obj;
+  kind: 'EventTrigger' | 'EventBasedAddOn';
+  view?: TriggerView;
+  /** Why the trigger cannot be acted on (normalisation failed, shadowed EventBasedAddOn). */
+  problem?: string;
+  deleting: boolean;
+  finalizer: string;
+}
+
+const keyT = (t: string) => `T|${t}`;
+const keyC = (t: string, c: string) => `C|${t}|${c}`;
+const keyR = (ns: string, name: string) => `R|${ns}/${name}`;
+
+function parseClusterKey(k: string): ClusterIdentity | undefined {
+  const m = /^(Capi|Sveltos):([^/]*)\/(.+)$/.exec(k);
+  return m ? { type: m[1] as 'Capi' | 'Sveltos', namespace: m[2], name: m[3] } : undefined;
+}
+
+function truncate(s: string): string {
+  return s.length <= MAX_MESSAGE ? s : s.slice(0, MAX_MESSAGE - 20) + ' … (truncated)';
+}
+
+class Manager {
+  private readonly client: KubeClient;
+  private readonly registry: ClusterRegistry;
+  private readonly log: Logger;
+  private readonly recorder: EventRecorder | undefined;
+  private readonly clock: Clock;
+  private readonly namespace: string;
+  private readonly fieldManager: string;
+  private readonly statusDelayMs: number;
+  private readonly metrics: EventMetrics | undefined;
+  private readonly funcOptions: FuncOptions;
+  private readonly funcs: FuncMap;
+  private readonly controller: Controller;
+  private readonly subs: Subscription<Obj>[] = [];
+  private removeClusterListener: (() => void) | undefined;
+  private stopped = false;
+
+  private et!: InformerView<Obj>;
+  private ebao!: InformerView<Obj>;
+  private er!: InformerView<Obj>;
+  private cp!: InformerView<Obj>;
+  private cm!: InformerView<Obj>;
+  private secret!: InformerView<Obj>;
+
+  // ---- in-memory state (all rebuilt by reconciling after a restart) ----
+  /** Last result per trigger, per cluster key. */
+  private readonly results = new Map<string, Map<string, PairResult>>();
+  /** ConfigMap/Secret dependency → pairs that read it, and the reverse. */
+  private readonly deps = new Map<string, Set<string>>();
+  private readonly depsOf = new Map<string, Set<string>>();
+  /** Per pair: when each event was first seen missing (grace period). */
+  private readonly absentSince = new Map<string, Map<string, number>>();
+  /** Per management EventReport: per trigger, the generation processed and the failure if any. */
+  private readonly reportStates = new Map<string, Map<string, ReportTriggerState>>();
+  /** Per pair: the report it last read (to drop its state when it stops reading it). */
+  private readonly pairReport = new Map<string, string>();
+  /** ClusterProfile `Kind/ns/name` → metadata.generation right after our last write. */
+  private readonly writtenGenerations = new Map<string, number>();
+  /** Per trigger: signature of what the fan-out to its clusters depends on, and the last selection. */
+  private readonly fanoutSig = new Map<string, string>();
+  /** Per trigger: selected cluster keys at the last trigger reconcile. */
+  private readonly selected = new Map<string, Set<string>>();
+  /** EventSource name → triggers with that literal eventSourceName; triggers whose name is a template. */
+  private readonly byEventSource = new Map<string, Set<string>>();
+  private readonly templatedEventSource = new Set<string>();
+  private readonly eventSourceOf = new Map<string, string>();
+  /** When a report's change was seen (latency metric), by report `ns/name`. */
+  private readonly reportSeenAt = new Map<string, number>();
+  /** Warnings already emitted (trigger + message), so repeats are not re-recorded on every reconcile. */
+  private readonly warned = new Map<string, string>();
+
+  private readonly normalized = new WeakMap<object, ReturnType<typeof normalizeAs<'EventTrigger'>>>();
+  private readonly normalizedReports = new WeakMap<object, EventReport | undefined>();
+  private readonly decodedReports = new WeakMap<object, Map<boolean, ReportEvents | EventError>>();
+  private readonly clusterJSON = new WeakMap<object, string>();
+
+  constructor(private readonly o: EventManagerOptions) {
+    this.client = o.client;
+    this.registry = o.registry;
+    this.log = (o.logger ?? silentLogger()).child({ component: 'events' });
+    this.recorder = o.recorder;
+    this.clock = o.clock ?? { now: () => Date.now() };
+    this.namespace = o.namespace ?? SVELTOS_NAMESPACE;
+    this.fieldManager = o.fieldManager ?? FIELD_MANAGER;
+    this.statusDelayMs = o.statusDelayMs ?? 1000;
+    this.metrics = o.metrics ? eventMetrics(o.metrics) : undefined;
+    this.funcOptions = { ...o.funcOptions, clock: this.clock };
+    this.funcs = eventFuncMap(this.funcOptions);
+    this.controller = new Controller({
+      name: 'event-manager',
+      reconcile: (key) => this.reconcile(key),
+      workers: o.workers ?? 16,
+      logger: this.log,
+      metrics: o.metrics,
+      coalesceMs: o.coalesceMs ?? 10,
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // wiring
+
+  async start(): Promise<void> {
+    const inf = this.o.informers;
+    const sub = (key: { apiVersion: string; kind: string }, h: Parameters<InformerFactory['subscribe']>[1]) => {
+      const s = inf.subscribe<Obj>(key, h);
+      this.subs.push(s);
+      return s.informer;
+    };
+    const ownerIndex = (o: Obj): string[] => {
+      const owner = ownerOfLabels(o.metadata.labels);
+      return owner ? [`${owner.trigger}|${makeClusterKey(owner.cluster.type, owner.cluster.namespace, owner.cluster.name)}`] : [];
+    };
+    const triggerIndex = (o: Obj): string[] => {
+      const owner = ownerOfLabels(o.metadata.labels);
+      return owner ? [owner.trigger] : [];
+    };
+
+    this.et = sub(ET, this.triggerHandlers());
+    this.ebao = sub(EBAO, this.triggerHandlers());
+    this.cp = sub(CP, this.generatedHandlers());
+    this.cm = sub(CM, this.sourceHandlers('ConfigMap'));
+    this.secret = sub(SECRET, this.sourceHandlers('Secret'));
+    for (const i of [this.cp, this.cm, this.secret]) {
+      i.addIndexer(OWNER_INDEX, ownerIndex);
+      i.addIndexer(TRIGGER_INDEX, triggerIndex);
+    }
+    this.er = sub(ER, this.reportHandlers());
+    this.removeClusterListener = this.registry.onChange((e) => this.onClusterEvent(e));
+
+    await Promise.all([this.et, this.ebao, this.er, this.cp, this.cm, this.secret].map((i) => syncedOrAbsent(i)));
+    await this.registry.waitForSync();
+    if (this.stopped) return;
+    // Every trigger once (it fans out to its clusters), and every trigger name that still owns outputs (a trigger
+    // deleted while the manager was down: its outputs are withdrawn).
+    const names = new Set<string>([...this.et.cache.list(), ...this.ebao.cache.list()].map((o) => o.metadata.name));
+    for (const i of [this.cp, this.cm, this.secret]) for (const n of i.cache.indexValues(TRIGGER_INDEX)) names.add(n);
+    for (const n of names) this.controller.enqueue(keyT(n));
+    this.controller.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.removeClusterListener?.();
+    await this.controller.stop();
+    await Promise.all(this.subs.splice(0).map((s) => s.unsubscribe()));
+  }
+
+  private triggerHandlers() {
+    const changed = (o: Obj) => {
+      this.indexEventSource(o);
+      this.controller.enqueue(keyT(o.metadata.name));
+    };
+    return {
+      onAdd: changed,
+      onUpdate: (_old: Obj, o: Obj) => changed(o),
+      onDelete: (o: Obj) => {
+        this.unindexEventSource(o.metadata.name);
+        if (this.et?.cache.get(undefined, o.metadata.name) || this.ebao?.cache.get(undefined, o.metadata.name)) {
+          this.indexEventSource((this.et.cache.get(undefined, o.metadata.name) ?? this.ebao.cache.get(undefined, o.metadata.name))!);
+        }
+        this.controller.enqueue(keyT(o.metadata.name));
+      },
+    };
+  }
+
+  private indexEventSource(o: Obj): void {
+    const name = o.metadata.name;
+    this.unindexEventSource(name);
+    const es = String((o.spec as { eventSourceName?: unknown } | undefined)?.eventSourceName ?? '');
+    if (es.includes('{{') || es === '') this.templatedEventSource.add(name);
+    else {
+      let s = this.byEventSource.get(es);
+      if (!s) this.byEventSource.set(es, (s = new Set()));
+      s.add(name);
+      this.eventSourceOf.set(name, es);
+    }
+  }
+
+  private unindexEventSource(name: string): void {
+    this.templatedEventSource.delete(name);
+    const es = this.eventSourceOf.get(name);
+    if (es === undefined) return;
+    this.eventSourceOf.delete(name);
+    const s = this.byEventSource.get(es);
+    if (s?.delete(name) && s.size === 0) this.byEventSource.delete(es);
+  }
+
+  private reportHandlers() {
+    const wake = (r: Obj) => {
+      const spec = (r.spec ?? {}) as { clusterType?: string; clusterNamespace?: string; clusterName?: string; eventSourceName?: string };
+      const type = spec.clusterType === 'Capi' || spec.clusterType === 'Sveltos' ? spec.clusterType : undefined;
+      if (!type || !spec.clusterName || !spec.eventSourceName) return;
+      const ck = makeClusterKey(type, spec.clusterNamespace ?? r.metadata.namespace ?? '', spec.clusterName);
+      this.reportSeenAt.set(`${r.metadata.namespace}/${r.metadata.name}`, this.clock.now());
+      for (const t of this.byEventSource.get(spec.eventSourceName) ?? []) this.controller.enqueue(keyC(t, ck));
+      if (this.templatedEventSource.size > 0) {
+        const entry = this.registry.get(ck);
+        for (const t of this.templatedEventSource) {
+          if (!entry || this.eventSourceNameFor(t, entry) === spec.eventSourceName) this.controller.enqueue(keyC(t, ck));
+        }
+      }
+    };
+    return {
+      onAdd: (r: Obj) => {
+        wake(r);
+        this.controller.enqueue(keyR(r.metadata.namespace ?? '', r.metadata.name));
+      },
+      onUpdate: (old: Obj, r: Obj) => {
+        // Status-only writes (ours, the agent's phase) do not change what is generated.
+        if (old.metadata.generation !== r.metadata.generation || old.metadata.deletionTimestamp !== r.metadata.deletionTimestamp) wake(r);
+        const phase = (r.status as { phase?: string } | undefined)?.phase;
+        if (phase !== 'Processed') this.controller.enqueue(keyR(r.metadata.namespace ?? '', r.metadata.name));
+      },
+      onDelete: (r: Obj) => {
+        wake(r);
+        this.reportStates.delete(`${r.metadata.namespace}/${r.metadata.name}`);
+        this.reportSeenAt.delete(`${r.metadata.namespace}/${r.metadata.name}`);
+      },
+    };
+  }
+
+  private generatedHandlers() {
+    const wake = (o: Obj) => {
+      const owner = ownerOfLabels(o.metadata.labels);
+      if (owner) this.controller.enqueue(keyC(owner.trigger, makeClusterKey(owner.cluster.type, owner.cluster.namespace, owner.cluster.name)));
+    };
+    return { onAdd: wake, onUpdate: (_o: Obj, n: Obj) => wake(n), onDelete: wake };
+  }
+
+  private sourceHandlers(kind: SourceKind) {
+    const generated = this.generatedHandlers();
+    const wake = (o: Obj) => {
+      if (o.metadata.namespace === this.namespace && ownerOfLabels(o.metadata.labels)) generated.onAdd(o);
+      for (const pair of this.deps.get(sourceKey(kind, o.metadata.namespace ?? '', o.metadata.name)) ?? []) {
+        const [t, c] = splitPair(pair);
+        this.controller.enqueue(keyC(t, c));
+      }
+    };
+    return { onAdd: wake, onUpdate: (_o: Obj, n: Obj) => wake(n), onDelete: wake };
+  }
+
+  private onClusterEvent(e: ClusterEvent): void {
+    const triggers = this.triggerNames();
+    if (e.kind === 'cluster') {
+      for (const t of triggers) {
+        this.controller.enqueue(keyC(t, e.entry.key));
+        this.controller.enqueue(keyT(t));
+      }
+      return;
+    }
+    for (const t of triggers) {
+      const src = this.triggerSource(t);
+      if (src?.view?.spec.clusterSetRefs?.includes(e.name)) this.controller.enqueue(keyT(t));
+    }
+  }
+
+  private triggerNames(): string[] {
+    return [...new Set([...this.et.cache.keys(), ...this.ebao.cache.keys()].map((k) => k.slice(k.indexOf('/') + 1)))];
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // reading
+
+  /** triggerSource reads the EventTrigger of that name (else the EventBasedAddOn), normalised. */
+  private triggerSource(name: string): TriggerSource | undefined {
+    const et = this.et.cache.get(undefined, name);
+    const eb = this.ebao.cache.get(undefined, name);
+    const raw = et ?? eb;
+    if (!raw) return undefined;
+    const kind = et ? 'EventTrigger' : 'EventBasedAddOn';
+    const src: TriggerSource = {
+      raw,
+      kind,
+      deleting: Boolean(raw.metadata.deletionTimestamp),
+      finalizer: kind === 'EventTrigger' ? Finalizers.eventTrigger : Finalizers.eventBasedAddOn,
+    };
+    let n = this.normalized.get(raw);
+    if (!n) {
+      n = normalizeAs('EventTrigger', raw);
+      this.normalized.set(raw, n);
+    }
+    if (!n.ok) {
+      src.problem = `${kind} ${name} cannot be read: ${n.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`;
+      return src;
+    }
+    const t = n.object as EventTrigger;
+    src.view = { name, kind, spec: t.spec, labels: t.metadata.labels ?? {}, annotations: t.metadata.annotations ?? {} };
+    return src;
+  }
+
+  private report(ns: string, name: string): EventReport | 'invalid' | undefined {
+    const raw = this.er.cache.get(ns, name);
+    if (!raw) return undefined;
+    if (!this.normalizedReports.has(raw)) {
+      const n = normalizeAs('EventReport', raw);
+      this.normalizedReports.set(raw, n.ok ? (n.object as EventReport) : undefined);
+    }
+    return this.normalizedReports.get(raw) ?? 'invalid';
+  }
+
+  private events(report: EventReport, oneForEvent: boolean): ReportEvents {
+    let byMode = this.decodedReports.get(report);
+    if (!byMode) this.decodedReports.set(report, (byMode = new Map()));
+    let r = byMode.get(oneForEvent);
+    if (!r) {
+      try {
+        r = reportEvents(report, oneForEvent);
+      } catch (e) {
+        if (!(e instanceof EventError)) throw e;
+        r = e;
+      }
+      byMode.set(oneForEvent, r);
+    }
+    if (r instanceof EventError) throw r;
+    return r;
+  }
+
+  private clusterText(entry: ClusterEntry): string {
+    let s = this.clusterJSON.get(entry.object);
+    if (s === undefined) {
+      s = JSON.stringify(entry.object);
+      this.clusterJSON.set(entry.object, s);
+    }
+    return s;
+  }
+
+  /** eventSourceNameFor renders eventSourceName with cluster data (html/template, as libsveltos does). */
+  private eventSourceNameFor(trigger: string, entry: ClusterEntry): string | EventIssue {
+    const src = this.triggerSource(trigger);
+    const text = src?.view?.spec.eventSourceName ?? '';
+    if (!text.includes('{{') && text !== '') return text;
+    try {
+      const cluster = decodeJSON(this.clusterText(entry), { numbers: 'int64' }) as GoValue;
+      return renderClusterTemplate(trigger, text, { Cluster: cluster, ClusterNamespace: entry.ref.namespace, ClusterName: entry.ref.name }, this.funcOptions);
+    } catch (e) {
+      if (e instanceof TemplateError) return issue(e.code === 'parse' ? 'TemplateParse' : 'TemplateExec', `eventSourceName: ${e.message}`);
+      throw e;
+    }
+  }
+
+  private isSelected(spec: TriggerView['spec'], entry: ClusterEntry): boolean {
+    const sel = spec.sourceClusterSelector;
+    if (matchesLabelSelector(sel, entry.labels, { empty: 'nothing' })) return true;
+    for (const name of spec.clusterSetRefs ?? []) {
+      for (const r of this.registry.setSelection('ClusterSet', '', name)) {
+        if (r.name === entry.ref.name && (r.namespace ?? '') === entry.ref.namespace && (r.kind === undefined || r.kind === entry.ref.kind)) return true;
+      }
+    }
+    return false;
+  }
+
+  private outputs(pair: string): { profiles: GeneratedObject[]; objects: GeneratedObject[] } {
+    const objects = [...this.cm.cache.byIndex(OWNER_INDEX, pair), ...this.secret.cache.byIndex(OWNER_INDEX, pair)].filter(
+      (o) => o.metadata.namespace === this.namespace,
+    );
+    return { profiles: this.cp.cache.byIndex(OWNER_INDEX, pair) as GeneratedObject[], objects: objects as GeneratedObject[] };
+  }
+
+  /** outputClusters lists the cluster keys a trigger still has generated objects for. */
+  private outputClusters(trigger: string): Set<string> {
+    const out = new Set<string>();
+    for (const i of [this.cp, this.cm, this.secret]) {
+      for (const o of i.cache.byIndex(TRIGGER_INDEX, trigger)) {
+        const owner = ownerOfLabels(o.metadata.labels);
+        if (owner) out.add(makeClusterKey(owner.cluster.type, owner.cluster.namespace, owner.cluster.name));
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // reconcile
+
+  private async reconcile(key: string): Promise<{ requeueAfter?: number } | void> {
+    if (key.startsWith('C|')) {
+      const [t, c] = splitPair(key.slice(2));
+      return this.reconcilePair(t, c);
+    }
+    if (key.startsWith('T|')) return this.reconcileTrigger(key.slice(2));
+    if (key.startsWith('R|')) {
+      const s = key.slice(2);
+      const i = s.indexOf('/');
+      return this.reconcileReport(s.slice(0, i), s.slice(i + 1));
+    }
+  }
+
+  private async reconcileTrigger(name: string): Promise<void> {
+    const src = this.triggerSource(name);
+    const withOutputs = this.outputClusters(name);
+    const withResults = new Set(this.results.get(name)?.keys() ?? []);
+    const fanOut = (keys: Iterable<string>) => {
+      for (const c of keys) this.controller.enqueue(keyC(name, c));
+    };
+    if (!src) {
+      // Gone (possibly while we were down): withdraw everything it generated.
+      fanOut(new Set([...withOutputs, ...withResults]));
+      this.forgetTrigger(name);
+      return;
+    }
+    if (src.problem) {
+      this.warn(src, 'InvalidSpec', src.problem);
+      return;
+    }
+    const spec = src.view!.spec;
+    if (src.deleting) {
+      fanOut(new Set([...withOutputs, ...withResults]));
+      if (withOutputs.size === 0 && src.raw.metadata.finalizers?.includes(src.finalizer)) {
+        await this.setFinalizer(src, false);
+        this.forgetTrigger(name);
+      }
+      return;
+    }
+    if (!src.raw.metadata.finalizers?.includes(src.finalizer)) await this.setFinalizer(src, true);
+    const shadowed = src.kind === 'EventTrigger' ? this.ebao.cache.get(undefined, name) : undefined;
+    if (shadowed) {
+      const other: TriggerSource = { raw: shadowed, kind: 'EventBasedAddOn', deleting: Boolean(shadowed.metadata.deletionTimestamp), finalizer: Finalizers.eventBasedAddOn };
+      if (other.deleting) {
+        // Its outputs are the EventTrigger's: nothing to clean up for it.
+        if (shadowed.metadata.finalizers?.includes(other.finalizer)) await this.setFinalizer(other, false);
+      } else {
+        const msg = `EventBasedAddOn ${name} is ignored: an EventTrigger with the same name exists (their generated objects would collide); rename or delete one of them`;
+        this.warn(other, 'NameCollision', msg);
+      }
+    }
+
+    const matching = this.registry.matching(
+      { clusterSelector: spec.sourceClusterSelector, clusterSetRefs: spec.clusterSetRefs },
+      { includePaused: true },
+    );
+    const matchKeys = new Set(matching.map((e) => e.key));
+    const prev = this.selected.get(name);
+    const sig = JSON.stringify([src.raw.metadata.generation, src.raw.metadata.labels ?? {}, src.raw.metadata.annotations ?? {}]);
+    const selectionChanged = !prev || prev.size !== matchKeys.size || [...matchKeys].some((k) => !prev.has(k));
+    if (selectionChanged || this.fanoutSig.get(name) !== sig) {
+      fanOut(new Set([...matchKeys, ...withOutputs, ...withResults, ...(prev ?? [])]));
+      this.fanoutSig.set(name, sig);
+      this.selected.set(name, matchKeys);
+    }
+    this.metrics?.matchingClusters.set({ event_trigger_name: name }, matching.length);
+
+    const results = new Map<string, PairResult>();
+    for (const c of new Set([...matchKeys, ...withResults])) {
+      const r = this.results.get(name)?.get(c);
+      if (r) results.set(c, r);
+    }
+    const stored = (src.raw.status ?? undefined) as EventTrigger['status'];
+    const status = triggerStatus(matching.map((e) => ({ key: e.key, ref: { ...e.ref } })), results, stored);
+    if (!sameTriggerStatus(stored, status)) {
+      await this.client.apply(
+        { apiVersion: writeVersion(src.raw) ?? src.raw.apiVersion, kind: src.kind, metadata: { name }, status } as ApiKubeObject,
+        { fieldManager: this.fieldManager, force: true, subresource: 'status' },
+      );
+    }
+  }
+
+  private forgetTrigger(name: string): void {
+    this.fanoutSig.delete(name);
+    this.selected.delete(name);
+    this.metrics?.matchingClusters.remove({ event_trigger_name: name });
+    for (const k of [...this.warned.keys()]) if (k.startsWith(`${name}|`)) this.warned.delete(k);
+  }
+
+  private async setFinalizer(src: TriggerSource, present: boolean): Promise<void> {
+    const current = src.raw.metadata.finalizers ?? [];
+    const finalizers = present ? [...current, src.finalizer] : current.filter((f) => f !== src.finalizer);
+    try {
+      await this.client.patch(
+        { apiVersion: writeVersion(src.raw) ?? src.raw.apiVersion, kind: src.kind, name: src.raw.metadata.name },
+        'merge',
+        { metadata: { resourceVersion: src.raw.metadata.resourceVersion, finalizers } },
+      );
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw e;
+    }
+  }
+
+  /**
+   * reconcilePair brings the generated objects of one (trigger, cluster) in line with the trigger, the cluster and
+   * the cluster's EventReport.
+   */
+  private async reconcilePair(trigger: string, ck: string): Promise<{ requeueAfter?: number } | void> {
+    const t0 = performance.now();
+    const pair = `${trigger}|${ck}`;
+    const id = parseClusterKey(ck);
+    if (!id) return;
+    const src = this.triggerSource(trigger);
+    const entry = this.registry.get(ck);
+    const observed = this.outputs(pair);
+    const prev = this.results.get(trigger)?.get(ck);
+    const clusterRef = entry
+      ? { apiVersion: entry.ref.apiVersion, kind: entry.ref.kind, namespace: entry.ref.namespace, name: entry.ref.name }
+      : { apiVersion: id.type === 'Sveltos' ? 'lib.projectsveltos.io/v1beta1' : 'cluster.x-k8s.io/v1beta1', kind: id.type === 'Sveltos' ? 'SveltosCluster' : 'Cluster', namespace: id.namespace, name: id.name };
+
+    const hold = (status: PairResult['status'], failure?: string) => {
+      const r: PairResult = { clusterKey: ck, cluster: clusterRef, status, hash: prev?.hash ?? '', matching: prev?.matching ?? 0 };
+      if (failure) r.failureMessage = truncate(failure);
+      this.setResult(trigger, src, r);
+    };
+
+    // Withdraw everything: the trigger is gone or being deleted, the cluster is gone or no longer selected.
+    let withdraw: string | undefined;
+    if (!src) withdraw = 'EventTrigger deleted';
+    else if (src.deleting) withdraw = 'EventTrigger being deleted';
+    else if (src.problem) return hold('Failed', src.problem);
+    else if (src.view?.annotations[Annotations.capiPaused] !== undefined) {
+      // A paused trigger (Cluster API's pause annotation, as Sveltos honours it) changes nothing until unpaused.
+      return;
+    } else if (!entry || entry.deleting) withdraw = 'cluster deleted';
+    else if (entry.paused || !entry.ready) {
+      // Pausing is not unselecting, and a cluster that is not ready says nothing about its events: keep everything.
+      return;
+    } else if (!this.isSelected(src.view!.spec, entry)) withdraw = 'cluster no longer selected';
+
+    if (withdraw !== undefined) {
+      if (observed.profiles.length + observed.objects.length > 0) this.log.debug({ trigger, cluster: ck, why: withdraw }, 'withdrawing generated objects');
+      this.forgetPairReport(pair, trigger);
+      this.setDeps(pair, new Set());
+      this.absentSince.delete(pair);
+      const p = plan({ desired: [], observedProfiles: observed.profiles, observedObjects: observed.objects, retain: new Set(), remove: new Set(), withdrawAll: true });
+      const issues = await this.execute(p);
+      const left = observed.profiles.length + observed.objects.length;
+      if (left === 0 && issues.length === 0) {
+        this.dropResult(trigger, src, pair, id);
+      } else {
+        hold('Removing', issues.map((i) => i.message).join('; ') || undefined);
+      }
+      return;
+    }
+
+    const view = src!.view!;
+    const e = entry!;
+    const es = this.eventSourceNameFor(trigger, e);
+    if (typeof es !== 'string') return this.failHold(src!, pair, hold, [es]);
+
+    // oneForEvent is immutable: outputs generated with the other value freeze this trigger (see README).
+    const oneForEvent = view.spec.oneForEvent === true;
+    const otherMode = this.cp.cache.byIndex(TRIGGER_INDEX, trigger).find((p) => {
+      const v = p.metadata.annotations?.[RippleAnnotations.oneForEvent];
+      return v !== undefined && v !== String(oneForEvent) && !p.metadata.deletionTimestamp;
+    });
+    if (otherMode) {
+      const was = otherMode.metadata.annotations?.[RippleAnnotations.oneForEvent];
+      return this.failHold(src!, pair, hold, [
+        issue(
+          'ImmutableField',
+          `spec.oneForEvent changed from ${was} to ${oneForEvent} after ClusterProfiles were generated with ${was}; oneForEvent is immutable: restore oneForEvent: ${was}, or delete and recreate the ${src!.kind}. Generated objects are left unchanged until then`,
+        ),
+      ]);
+    }
+
+    const reportName = eventReportName(id.type, es, id.name);
+    const reportKey = `${id.namespace}/${reportName}`;
+    const report = this.report(id.namespace, reportName);
+    let events: ReportEvents;
+    let reportGeneration: number | undefined;
+    if (report === 'invalid') {
+      return this.failHold(src!, pair, hold, [issue('InvalidReport', `EventReport ${reportKey} cannot be read`)], reportKey);
+    } else if (report === undefined) {
+      // No report: evidence that nothing matches only while the cluster is reachable (the agent deletes reports
+      // when nothing is selected any more); a Down cluster keeps what it had.
+      if (e.connectionStatus === 'Down') return;
+      events = { events: [], matching: 0 };
+      this.forgetPairReport(pair, trigger);
+    } else if (report.metadata.deletionTimestamp) {
+      events = { events: [], matching: 0 };
+    } else {
+      reportGeneration = report.metadata.generation ?? 0;
+      try {
+        events = this.events(report, oneForEvent);
+      } catch (err) {
+        if (err instanceof EventError) return this.failHold(src!, pair, hold, [...err.issues], reportKey, reportGeneration);
+        throw err;
+      }
+    }
+
+    const rendered = renderEvents(
+      {
+        trigger: view,
+        cluster: { ...id, apiVersion: e.ref.apiVersion, kind: e.ref.kind },
+        clusterJSON: this.clusterText(e),
+        eventSourceName: es,
+        funcs: this.funcs,
+        lookup: (kind, ns, name) => (kind === 'ConfigMap' ? this.cm : this.secret).cache.get(ns, name) as SourceObject | undefined,
+        namespace: this.namespace,
+      },
+      events.events,
+    );
+    this.setDeps(pair, rendered.deps);
+    this.noteLegacy(src!, rendered.legacy);
+
+    const collisions = findCollisions(
+      rendered.events,
+      (kind, ns, name) => {
+        const inf = kind === 'ClusterProfile' ? this.cp : kind === 'ConfigMap' ? this.cm : this.secret;
+        return inf.cache.get(ns, name) as GeneratedObject | undefined;
+      },
+      { trigger, cluster: id },
+    );
+    for (const r of rendered.events) {
+      const c = collisions.get(r.id);
+      if (c) r.issues.push(c);
+    }
+
+    // Events that went away: withdraw, unless inside the trigger's grace period.
+    const now = this.clock.now();
+    const present = new Set(rendered.events.map((r) => r.id));
+    const retain = new Set(rendered.events.filter((r) => r.issues.length > 0).map((r) => r.id));
+    const remove = new Set(rendered.events.filter((r) => r.action === 'delete').map((r) => r.id));
+    const grace = this.graceMs(view);
+    let requeueAfter: number | undefined;
+    const absent = this.absentSince.get(pair) ?? new Map<string, number>();
+    for (const o of [...observed.profiles, ...observed.objects]) {
+      const ev = eventIdOf(o);
+      if (present.has(ev) || ev.startsWith('cloudevent:')) continue;
+      if (grace > 0) {
+        const since = absent.get(ev) ?? now;
+        absent.set(ev, since);
+        const left = since + grace - now;
+        if (left > 0) {
+          retain.add(ev);
+          requeueAfter = Math.min(requeueAfter ?? left, left);
+        }
+      }
+    }
+    for (const ev of [...absent.keys()]) if (present.has(ev)) absent.delete(ev);
+    if (absent.size > 0) this.absentSince.set(pair, absent);
+    else this.absentSince.delete(pair);
+
+    const desired: GeneratedObject[] = [];
+    for (const r of rendered.events) {
+      if (r.action !== 'create' || r.issues.length > 0) continue;
+      if (r.profile) desired.push(r.profile);
+      desired.push(...r.objects);
+    }
+    const p = plan({
+      desired,
+      observedProfiles: observed.profiles,
+      observedObjects: observed.objects,
+      retain,
+      remove,
+      withdrawAll: false,
+      writtenGenerations: this.writtenGenerations,
+    });
+    const writeIssues = await this.execute(p);
+    if (p.applies.length > 0 || p.deletes.length > 0) {
+      const seen = this.reportSeenAt.get(reportKey);
+      if (seen !== undefined) {
+        this.metrics?.reportToWrite.observe((this.clock.now() - seen) / 1000);
+      }
+    }
+
+    const issues: EventIssue[] = [...rendered.events.flatMap((r) => r.issues), ...writeIssues];
+    const failure = dedupe(issues.map((i) => i.message)).join('; ');
+    const hash = contentHash(desired.map((d) => d.metadata.annotations?.[RippleAnnotations.hash] ?? '').sort());
+    const status: PairResult['status'] = issues.length > 0 ? 'Failed' : report === undefined && desired.length === 0 ? 'Provisioning' : 'Provisioned';
+    const result: PairResult = {
+      clusterKey: ck,
+      cluster: clusterRef,
+      status,
+      hash: Buffer.from(hash, 'hex').toString('base64'),
+      matching: events.matching,
+    };
+    if (failure) result.failureMessage = truncate(failure);
+    this.setResult(trigger, src, result);
+    if (issues.length > 0) this.warn(src!, issues[0].code, `cluster ${ck}: ${result.failureMessage}`, pair);
+    else this.warned.delete(`${trigger}|${pair}`);
+    if (reportGeneration !== undefined) this.setReportState(pair, trigger, reportKey, reportGeneration, failure || undefined);
+
+    this.recordMetrics(trigger, id, issues.length === 0, events.matching, performance.now() - t0);
+    if (p.blocked.length > 0) return { requeueAfter: 500 };
+    return requeueAfter !== undefined ? { requeueAfter: Math.ceil(requeueAfter) } : undefined;
+  }
+
+  private failHold(
+    src: TriggerSource,
+    pair: string,
+    hold: (status: PairResult['status'], failure?: string) => void,
+    issues: EventIssue[],
+    reportKey?: string,
+    generation?: number,
+  ): void {
+    const msg = dedupe(issues.map((i) => i.message)).join('; ');
+    hold('Failed', msg);
+    this.warn(src, issues[0].code, `cluster ${splitPair(pair)[1]}: ${msg}`, pair);
+    if (reportKey !== undefined && generation !== undefined) this.setReportState(pair, src.raw.metadata.name, reportKey, generation, msg);
+  }
+
+  private graceMs(view: TriggerView): number {
+    const v = view.annotations[RippleAnnotations.withdrawAfter];
+    if (v === undefined) return 0;
+    const ms = parseGoDuration(v);
+    return ms === undefined ? 0 : ms;
+  }
+
+  /** execute performs a plan: applies (ConfigMaps/Secrets, then ClusterProfiles), then deletes. */
+  private async execute(p: Plan): Promise<EventIssue[]> {
+    const issues: EventIssue[] = [];
+    const run = async (f: () => Promise<void>, what: string) => {
+      try {
+        await f();
+      } catch (e) {
+        // Invalid content will not become valid by retrying; anything else (conflicts, outages) is retried.
+        if (isStatusError(e) && e.code >= 400 && e.code < 500 && !isConflict(e) && !isTooManyRequests(e) && !isNotFound(e)) {
+          issues.push(issue('InvalidSpec', `${what}: ${errorMessage(e)}`));
+          return;
+        }
+        throw e;
+      }
+    };
+    const apply = (a: (typeof p.applies)[number]) =>
+      run(async () => {
+        const written = await this.client.apply<GeneratedObject>(a.object, { fieldManager: this.fieldManager, force: true });
+        this.metrics?.writes.inc({ kind: a.object.kind, action: a.reason });
+        if (a.object.kind === 'ClusterProfile' && written.metadata.generation !== undefined) {
+          this.writtenGenerations.set(objectKeyOf(a.object), written.metadata.generation);
+        }
+      }, `writing ${a.object.kind} ${objectKeyOf(a.object)}`);
+    const objects = p.applies.filter((a) => a.object.kind !== 'ClusterProfile');
+    const profiles = p.applies.filter((a) => a.object.kind === 'ClusterProfile');
+    await Promise.all(objects.map(apply));
+    // A ClusterProfile must not point at a ConfigMap that failed to be written.
+    if (issues.length === 0) await Promise.all(profiles.map(apply));
+    const del = (d: (typeof p.deletes)[number]) =>
+      run(async () => {
+        try {
+          await this.client.delete(
+            { apiVersion: d.apiVersion, kind: d.kind, namespace: d.namespace, name: d.name },
+            d.uid ? { preconditions: { uid: d.uid } } : {},
+          );
+          this.metrics?.writes.inc({ kind: d.kind, action: 'delete' });
+          this.writtenGenerations.delete(`${d.kind}/${d.namespace ?? ''}/${d.name}`);
+        } catch (e) {
+          // Already gone, or replaced by a new object of the same name (uid precondition): nothing to delete.
+          if (isNotFound(e) || isConflict(e)) return;
+          throw e;
+        }
+      }, `deleting ${d.kind} ${d.namespace ? d.namespace + '/' : ''}${d.name}`);
+    await Promise.all(p.deletes.filter((d) => d.kind === 'ClusterProfile').map(del));
+    await Promise.all(p.deletes.filter((d) => d.kind !== 'ClusterProfile').map(del));
+    return issues;
+  }
+
+  private setResult(trigger: string, src: TriggerSource | undefined, r: PairResult): void {
+    let byCluster = this.results.get(trigger);
+    if (!byCluster) this.results.set(trigger, (byCluster = new Map()));
+    const prev = byCluster.get(r.clusterKey);
+    byCluster.set(r.clusterKey, r);
+    if (!prev || JSON.stringify(prev) !== JSON.stringify(r)) {
+      if (src) this.controller.enqueueAfter(keyT(trigger), this.statusDelayMs);
+    }
+  }
+
+  private dropResult(trigger: string, src: TriggerSource | undefined, pair: string, id: ClusterIdentity): void {
+    const byCluster = this.results.get(trigger);
+    const had = byCluster?.delete(splitPair(pair)[1]) ?? false;
+    if (byCluster?.size === 0) this.results.delete(trigger);
+    this.warned.delete(`${trigger}|${pair}`);
+    const labels = { event_trigger_name: trigger, cluster_type: id.type, cluster_namespace: id.namespace, cluster_name: id.name };
+    this.metrics?.matchingResources.remove(labels);
+    this.metrics?.lastSuccess.remove(labels);
+    // The trigger's status (and, when deleting, its finalizer) depends on this pair being gone.
+    if (src?.deleting || !src) this.controller.enqueue(keyT(trigger));
+    else if (had) this.controller.enqueueAfter(keyT(trigger), this.statusDelayMs);
+  }
+
+  private setDeps(pair: string, deps: Set<string>): void {
+    const old = this.depsOf.get(pair);
+    if (old) {
+      for (const d of old) {
+        if (deps.has(d)) continue;
+        const s = this.deps.get(d);
+        if (s && s.delete(pair) && s.size === 0) this.deps.delete(d);
+      }
+    }
+    for (const d of deps) {
+      let s = this.deps.get(d);
+      if (!s) this.deps.set(d, (s = new Set()));
+      s.add(pair);
+    }
+    if (deps.size > 0) this.depsOf.set(pair, deps);
+    else this.depsOf.delete(pair);
+  }
+
+  private setReportState(pair: string, trigger: string, reportKey: string, generation: number, failure: string | undefined): void {
+    const prevKey = this.pairReport.get(pair);
+    if (prevKey !== undefined && prevKey !== reportKey) this.forgetPairReport(pair, trigger);
+    this.pairReport.set(pair, reportKey);
+    let states = this.reportStates.get(reportKey);
+    if (!states) this.reportStates.set(reportKey, (states = new Map()));
+    const cur = states.get(trigger);
+    if (cur && cur.generation === generation && cur.failure === failure) return;
+    states.set(trigger, failure === undefined ? { generation } : { generation, failure });
+    const [ns, name] = [reportKey.slice(0, reportKey.indexOf('/')), reportKey.slice(reportKey.indexOf('/') + 1)];
+    this.controller.enqueue(keyR(ns, name));
+  }
+
+  private forgetPairReport(pair: string, trigger: string): void {
+    const k = this.pairReport.get(pair);
+    if (k === undefined) return;
+    this.pairReport.delete(pair);
+    const states = this.reportStates.get(k);
+    if (states?.delete(trigger)) {
+      if (states.size === 0) this.reportStates.delete(k);
+      const i = k.indexOf('/');
+      this.controller.enqueue(keyR(k.slice(0, i), k.slice(i + 1)));
+    }
+  }
+
+  private async reconcileReport(ns: string, name: string): Promise<void> {
+    const raw = this.er.cache.get(ns, name);
+    const key = `${ns}/${name}`;
+    if (!raw) {
+      this.reportStates.delete(key);
+      return;
+    }
+    const states = this.reportStates.get(key);
+    if (!states) return;
+    const want = reportStatus(raw.metadata.generation ?? 0, states);
+    if (!want) return;
+    const cur = (raw.status ?? {}) as { phase?: string; failureMessage?: string };
+    if (cur.phase === want.phase && (cur.failureMessage ?? undefined) === want.failureMessage) return;
+    try {
+      await this.client.apply(
+        { apiVersion: writeVersion(raw) ?? raw.apiVersion, kind: 'EventReport', metadata: { name, namespace: ns }, status: want } as ApiKubeObject,
+        { fieldManager: this.fieldManager, force: true, subresource: 'status' },
+      );
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // events and metrics
+
+  /** warn records a Warning Event on the trigger, once per distinct message per scope (pair or trigger). */
+  private warn(src: TriggerSource, reason: string, message: string, scope = ''): void {
+    const k = `${src.raw.metadata.name}|${scope || reason}`;
+    if (this.warned.get(k) === message) return;
+    this.warned.set(k, message);
+    this.log.warn({ trigger: src.raw.metadata.name, reason }, message);
+    this.recorder?.event(
+      { apiVersion: writeVersion(src.raw) ?? src.raw.apiVersion, kind: src.kind, metadata: src.raw.metadata },
+      'Warning',
+      reason,
+      message,
+    );
+  }
+
+  private noteLegacy(src: TriggerSource, legacy: readonly { kind: string; namespace: string; name: string; fields: string[] }[]): void {
+    for (const l of legacy) {
+      const msg =
+        `${l.kind} ${l.namespace}/${l.name} is instantiated with event data (its templates read ${l.fields.join(', ')}) although it lacks the ` +
+        `${Annotations.instantiate} annotation, as older Sveltos releases did; add the annotation ${Annotations.instantiate}: "true" ` +
+        `(current Sveltos would deploy it unrendered)`;
+      const k = `${src.raw.metadata.name}|legacy:${l.kind}/${l.namespace}/${l.name}`;
+      if (this.warned.get(k) === msg) continue;
+      this.metrics?.legacy.inc();
+      this.warn(src, 'LegacyTemplateInstantiated', msg, `legacy:${l.kind}/${l.namespace}/${l.name}`);
+    }
+  }
+
+  private recordMetrics(trigger: string, id: ClusterIdentity, ok: boolean, matching: number, ms: number): void {
+    const m = this.metrics;
+    if (!m) return;
+    const cl = { cluster_type: id.type, cluster_namespace: id.namespace, cluster_name: id.name };
+    m.reconcileDuration.observe(cl, ms / 1000);
+    m.outcomes.inc({ ...cl, status: ok ? 'success' : 'failure', event_trigger_name: trigger });
+    m.matchingResources.set({ ...cl, event_trigger_name: trigger }, matching);
+    if (ok) m.lastSuccess.set({ ...cl, event_trigger_name: trigger }, this.clock.now() / 1000);
+  }
+}
+
+function splitPair(pair: string): [string, string] {
+  const i = pair.indexOf('|');
+  return [pair.slice(0, i), pair.slice(i + 1)];
+}
+
+function dedupe(xs: string[]): string[] {
+  return [...new Set(xs)];
+}
+
+/** syncedOrAbsent resolves when an informer has listed once, or its kind is not installed (nothing to wait for). */
+async function syncedOrAbsent(i: InformerView<Obj>): Promise<void> {
+  for (;;) {
+    if (i.hasSynced() || i.state === 'waiting-for-kind' || i.state === 'stopped') return;
+    try {
+      await i.waitForSync({ timeoutMs: 100 });
+      return;
+    } catch {
+      // Not yet: check whether the kind is missing, then wait again.
+    }
+  }
+}

@@ -1,0 +1,31 @@
+// report-resources.ts: EventReport `spec.resources` as template data. The blob format (`{json}\n---` per object,
+// base64 in the API) is the agent's (src/agent encodeEventReportResources / splitEventReportResources): one format,
+// one place. The event manager decodes each document into Go values with integral numbers as int64 — as
+// Kubernetes' own unstructured decoding does — so `{{ if eq .port 443 }}` works on collected objects.
+// Go: event-manager eventtrigger_deployer.go getResources (which decodes float64; see the pinned difference in
+// golden.test.ts)
+import { parse as parseYaml } from 'yaml';
+import { splitEventReportResources } from '../agent/index.js';
+import { decodeJSON, isGoMap, TemplateError, type GoMap, type GoValue } from '../gotemplate/index.js';
+import { EventError, issue } from './errors.js';
+
+/**
+ * decodeResourcesForTemplates decodes `spec.resources` into Go maps for templates (int64 integers, float64 others).
+ * JSON documents are what the agent writes; a hand-written YAML document is accepted too. Throws
+ * EventError('InvalidReport') naming the document that cannot be read.
+ */
+export function decodeResourcesForTemplates(resources: string | undefined | null): GoMap[] {
+  return splitEventReportResources(resources).map((doc, i) => {
+    let v: GoValue;
+    try {
+      v = decodeJSON(doc.startsWith('{') ? doc : JSON.stringify(parseYaml(doc) ?? null), { numbers: 'int64' });
+    } catch (e) {
+      if (e instanceof TemplateError || (e instanceof Error && e.name === 'YAMLParseError')) {
+        throw new EventError([issue('InvalidReport', `EventReport spec.resources document ${i + 1}: ${e.message}`)], { cause: e });
+      }
+      throw e;
+    }
+    if (!isGoMap(v)) throw new EventError([issue('InvalidReport', `EventReport spec.resources document ${i + 1} is not an object`)]);
+    return v;
+  });
+}

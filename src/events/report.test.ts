@@ -1,0 +1,100 @@
+// report.test.ts: the EventReport `resources` encoding (shared with the agent), the events a report yields, and
+// which parsed templates read event data.
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { Buffer } from 'node:buffer';
+import type { EventReport } from '../api/index.js';
+import { eventFuncMap } from '../funcs/index.js';
+import { parseCached } from '../gotemplate/index.js';
+import { seedObjects } from '../../test/support/seeds.js';
+import { EventError } from './errors.js';
+import { reportEvents } from './report-events.js';
+import { encodeEventReportResources } from '../agent/index.js';
+import { decodeResourcesForTemplates } from './report-resources.js';
+import { eventDataFields } from './template-uses.js';
+
+const report = (spec: Partial<EventReport['spec']>): EventReport =>
+  ({
+    apiVersion: 'lib.projectsveltos.io/v1beta1',
+    kind: 'EventReport',
+    metadata: { name: 'sveltos--es--c', namespace: 'ns' },
+    spec: { clusterName: 'c', clusterNamespace: 'ns', clusterType: 'Sveltos', eventSourceName: 'es', ...spec },
+  }) as EventReport;
+
+const svc = (ns: string, name: string, port = 80) => ({ apiVersion: 'v1', kind: 'Service', metadata: { namespace: ns, name }, spec: { ports: [{ port }] } });
+
+test("the agent's encoding decodes for templates with int64 integers and float64 others", () => {
+  const b64 = encodeEventReportResources([{ kind: 'Service', apiVersion: 'v1', metadata: { name: 'a' }, spec: { ports: [{ port: 443 }], w: 1.5 } }]);
+  const [o] = decodeResourcesForTemplates(b64);
+  const spec = o.spec as { ports: { port: unknown }[]; w: unknown };
+  assert.equal(spec.ports[0].port, 443n);
+  assert.equal(spec.w, 1.5);
+  assert.deepEqual(decodeResourcesForTemplates(undefined), []);
+});
+
+test('the EventReport of seed 003/004 decodes to the Service it shows', () => {
+  const er = seedObjects().find((s) => s.seed === '004' && (s.object as { kind?: string }).kind === 'EventReport')!.object as unknown as EventReport;
+  const [svcObj] = decodeResourcesForTemplates(er.spec.resources);
+  const meta = svcObj.metadata as Record<string, unknown>;
+  assert.equal(meta.name, 'my-service');
+  assert.equal((svcObj.spec as { ports: { port: unknown }[] }).ports[0].port, 80n);
+  const r = reportEvents(er, true);
+  assert.deepEqual(r.events.map((e) => e.id), ['resource:/Service/default/my-service']);
+});
+
+test('hand-written YAML documents decode too; a document that cannot be read is a clear InvalidReport', () => {
+  const yaml = Buffer.from('---\nkind: Service\nspec:\n  port: 80\n---\n{"kind":"B"}\n').toString('base64');
+  const docs = decodeResourcesForTemplates(yaml);
+  assert.deepEqual(docs.map((d) => d.kind), ['Service', 'B']);
+  assert.equal((docs[0].spec as { port: unknown }).port, 80n);
+  const bad = Buffer.from('{"a":1}\n---{"b": nope}\n---').toString('base64');
+  assert.throws(() => decodeResourcesForTemplates(bad), (e: unknown) => e instanceof EventError && e.code === 'InvalidReport' && /document 2/.test(e.message));
+});
+
+test('oneForEvent true: one event per collected resource, identity includes group and kind, duplicates once', () => {
+  const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { namespace: 'a', name: 'x' } };
+  const r = reportEvents(report({ resources: encodeEventReportResources([svc('a', 'x'), dep, svc('a', 'x')]) }), true);
+  assert.deepEqual(r.events.map((e) => e.id), ['resource:/Service/a/x', 'resource:apps/Deployment/a/x']);
+  assert.equal(r.matching, 3);
+});
+
+test('oneForEvent true without collected resources: one event per matchingResources entry, .Resource unset', () => {
+  const r = reportEvents(report({ matchingResources: [{ apiVersion: 'v1', kind: 'Service', namespace: 'a', name: 'x' }] }), true);
+  assert.equal(r.events.length, 1);
+  assert.equal(r.events[0].resource, undefined);
+  assert.deepEqual(r.events[0].ref, { apiVersion: 'v1', kind: 'Service', namespace: 'a', name: 'x' });
+});
+
+test('oneForEvent false: one event for everything; nothing matching: no event', () => {
+  const r = reportEvents(report({ resources: encodeEventReportResources([svc('a', 'x'), svc('a', 'y')]) }), false);
+  assert.equal(r.events.length, 1);
+  assert.equal(r.events[0].id, 'all');
+  assert.equal(r.events[0].resources?.length, 2);
+  assert.deepEqual(reportEvents(report({ matchingResources: [] }), false).events, []);
+});
+
+test('CloudEvents: one event per (source, subject); a later one with the same identity supersedes the earlier', () => {
+  const ce = (subject: string, type: string) => Buffer.from(JSON.stringify({ specversion: '1.0', id: type, source: 'my/src', subject, type })).toString('base64');
+  const r = reportEvents(report({ cloudEvents: [ce('s1', 'create'), ce('s2', 'create'), ce('s1', 'delete')] }), true);
+  assert.deepEqual(r.events.map((e) => [e.id, e.cloudEvent?.type]), [
+    ['cloudevent:my/src/s2', 'create'],
+    ['cloudevent:my/src/s1', 'delete'],
+  ]);
+});
+
+const fields = (text: string) => eventDataFields(parseCached('t', text, { funcs: eventFuncMap({}), missingKey: 'error' }));
+
+test('event data is detected from the parse tree, relative to the root dot', () => {
+  assert.deepEqual(fields('name: {{ .Resource.metadata.name }}'), ['.Resource']);
+  assert.deepEqual(fields('{{ range .Resources }}{{ .metadata.name }}{{ end }}'), ['.Resources']);
+  assert.deepEqual(fields('{{ $.MatchingResource.Name }} {{ (.).CloudEvent.subject }}'), ['.CloudEvent', '.MatchingResource']);
+  assert.deepEqual(fields('{{ with .Cluster }}{{ .Resource }}{{ else }}{{ .MatchingResources }}{{ end }}'), ['.MatchingResources'], 'inside with, dot is .Cluster');
+  assert.deepEqual(fields('{{ define "x" }}{{ .Resources }}{{ end }}{{ template "x" . }}'), ['.Resources']);
+  assert.deepEqual(fields('{{ (index .Resource.status.loadBalancer.ingress 0).ip }}'), ['.Resource']);
+});
+
+test('comments, quoted text and deploy-stage templates are not event data', () => {
+  assert.deepEqual(fields('{{/* .Resource */}} "{{ "{{ .Resource }}" }}"'), []);
+  assert.deepEqual(fields('{{ get (getResource "UpstreamLB").metadata.annotations `x` }} {{ .Cluster.metadata.name }}'), []);
+  assert.deepEqual(fields('{{ range $p := .Cluster.spec.x }}{{ $p.Resource }}{{ end }}'), []);
+});
