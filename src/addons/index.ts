@@ -17,11 +17,30 @@ export {
   type ProfileKind,
 } from './names.js';
 export { splitPolicyText, decodeSecretData, type SplitResult } from './content.js';
-export { PolicyRenderer, renderReferenceName, toGoData, type PolicyData, type RenderResult } from './render.js';
+export { PolicyRenderer, renderReferenceName, toGoData, type ClusterNames, type PolicyData, type RenderResult } from './render.js';
+export {
+  missingTemplateResource,
+  needsTemplateData,
+  parseSubresources,
+  renderDesired,
+  resolvePolicyRefs,
+  resolveTemplateResourceRefs,
+  type CapiObjects,
+  type DesiredInput,
+  type DesiredResult,
+  type FeatureFailure,
+  type PolicyRefsResult,
+  type PolicySourceLookup,
+  type ProfileIdentity,
+  type ReferenceRead,
+  type ResolvedRef,
+  type ResolvedTemplateResourceRef,
+  type ScopeResolver,
+} from './desired.js';
 export { goJSON, policyHash, stampObject, STAMP_ANNOTATIONS, type StampContext } from './stamp.js';
 export { decideOwnership, ownerOf, parseTier, type Claim, type Ownership } from './ownership.js';
 export { containsDesired, removePaths, unifiedDiff } from './diff.js';
-export { plan, planWithdrawal, identityKey, identityOf, rank, type Action, type DesiredObject, type ObjectIdentity, type PlanInput, type Target } from './plan.js';
+export { plan, planWithdrawal, identityKey, identityOf, rank, type Action, type KnownObject, type DesiredObject, type ObjectIdentity, type PlanInput, type Target } from './plan.js';
 export { summaryFor, maxUpdateCount } from './profile-controller.js';
 export { isProvisioned } from './summary-controller.js';
 export { addonMetrics, type AddonMetrics } from './metrics.js';

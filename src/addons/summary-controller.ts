@@ -7,14 +7,11 @@
 // Go: addon-controller controllers/clustersummary_controller.go, clustersummary_deployer.go, handlers_resources.go
 import {
   Annotations,
-  CLUSTER_PROFILE_SECRET_TYPE,
   Labels,
   type ClusterProfileSpec,
   type ClusterSummary,
   type ClusterSummaryStatus,
   type ClusterType,
-  type PolicyRef,
-  type TemplateResourceRef,
 } from '../api/index.js';
 import { ClusterError, clusterKey, type ClusterEntry, type ClusterEvent } from '../clusters/index.js';
 import {
@@ -26,7 +23,15 @@ import {
   type ReconcileContext,
   type ReconcileResult,
 } from '../kube/index.js';
-import { splitPolicyText, decodeSecretData } from './content.js';
+import {
+  missingTemplateResource,
+  renderDesired,
+  resolvePolicyRefs,
+  resolveTemplateResourceRefs,
+  type DesiredResult,
+  type FeatureFailure,
+  type ResolvedRef,
+} from './desired.js';
 import { normalized, profileOfSummary, record, rfc3339, type AddonContext } from './context.js';
 import { LOCAL, DriftWatcher, type TrackedObject } from './drift.js';
 import { execute, isTransient, refOf, RetryableError, type ExecuteOutcome, type ObjectResult } from './execute.js';
@@ -44,31 +49,11 @@ import {
   type ProfileKind,
 } from './names.js';
 import { appliedDigest, comparable, groupOf, identityKey, identityOf, plan, planWithdrawal, type Action, type DesiredObject, type KnownObject, type Target } from './plan.js';
-import { applyPatches, selectorMatches } from './patches.js';
 import { fingerprint, KindWatcher, ReferenceIndex, refKey, type RefEntry } from './refs.js';
-import { PolicyRenderer, renderReferenceName } from './render.js';
-import { goJSON, sha256Hex, stampObject, STAMP_ANNOTATIONS } from './stamp.js';
+import { PolicyRenderer } from './render.js';
+import { goJSON, sha256Hex, STAMP_ANNOTATIONS } from './stamp.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
-
-/** FeatureFailure is a failure of the Resources feature: retriable (backoff) or not (wait for an input change). */
-interface FeatureFailure {
-  message: string;
-  reason: string;
-  nonRetriable: boolean;
-}
-
-/** ResolvedRef is one policyRef with its content read from the management cluster. */
-interface ResolvedRef {
-  ref: PolicyRef;
-  kind: 'ConfigMap' | 'Secret';
-  namespace: string;
-  name: string;
-  data: Record<string, string>;
-  template: boolean;
-  subresources: string[];
-  annotations: Record<string, string>;
-}
 
 /** Inputs is everything a deployment depends on in the management cluster. */
 interface Inputs {
@@ -112,23 +97,6 @@ export function isProvisioned(cs: ClusterSummary): boolean {
   if ((spec.helmCharts ?? []).length > 0) needed.push('Helm');
   if ((spec.kustomizationRefs ?? []).length > 0) needed.push('Kustomize');
   return needed.every((f) => features.some((s) => s.featureID === f && s.status === 'Provisioned'));
-}
-
-/** parseSubresources reads the comma-separated subresources annotation (and the seed's misspelling). */
-function parseSubresources(anns: Record<string, string>): { subresources: string[]; misspelled: boolean } {
-  const correct = anns[Annotations.subresources];
-  const misspelled = anns[Annotations.subresourcesMisspelled];
-  const value = correct ?? misspelled;
-  if (value === undefined) return { subresources: [], misspelled: false };
-  const subresources = [
-    ...new Set(
-      value
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
-    ),
-  ];
-  return { subresources, misspelled: correct === undefined };
 }
 
 /** SummaryReconciler deploys ClusterSummaries; see the file comment. */
@@ -379,66 +347,28 @@ export class SummaryReconciler {
     const { key, raw, cs, profile, spec } = p;
     const names = { cluster: entry.object, clusterNamespace: cs.spec.clusterNamespace, clusterName: cs.spec.clusterName };
     const refEntries: RefEntry[] = [];
-    const warnings: string[] = [];
-    const refs: ResolvedRef[] = [];
     const mgmtResources: Record<string, KubeObject> = {};
     const fingerprints: Record<string, unknown> = {};
-    const fail = (message: string, nonRetriable = true, reason = 'InvalidReference') => {
+    const policies = resolvePolicyRefs(
+      spec,
+      { ...profile, namespace: raw.metadata.namespace },
+      names,
+      (kind, ns, name) => (kind === 'ConfigMap' ? this.c.caches.configMaps.cache : this.c.caches.secrets.cache).get(ns, name),
+      this.c.funcOptions,
+    );
+    for (const r of policies.reads) refEntries.push({ key: refKey('v1', r.kind, r.namespace, r.name) });
+    if (!policies.ok) {
       this.index.set(key, refEntries);
-      return { ok: false as const, failure: { message, reason, nonRetriable } };
-    };
-    for (const [i, ref] of (spec.policyRefs ?? []).entries()) {
-      if (ref.kind !== 'ConfigMap' && ref.kind !== 'Secret') {
-        return fail(`policyRefs[${i}]: ${ref.remoteURL ? `remoteURL ${ref.remoteURL.url}` : `kind ${ref.kind}`} is not supported by Ripple yet (only ConfigMap and Secret); nothing of this profile was deployed`, true, 'NotSupported');
-      }
-      const ns = renderReferenceName(`policyRefs[${i}].namespace`, ref.namespace ?? '', names, this.c.funcOptions);
-      const nm = renderReferenceName(`policyRefs[${i}].name`, ref.name ?? '', names, this.c.funcOptions);
-      if (!ns.ok) return fail(`policyRefs[${i}].namespace: ${ns.message}`, true, 'TemplateError');
-      if (!nm.ok) return fail(`policyRefs[${i}].name: ${nm.message}`, true, 'TemplateError');
-      if (profile.kind === 'Profile' && ns.text !== raw.metadata.namespace) {
-        return fail(`policyRefs[${i}]: a Profile can only reference ${ref.kind}s in its own namespace ${raw.metadata.namespace}, not ${ns.text}`);
-      }
-      refEntries.push({ key: refKey('v1', ref.kind, ns.text, nm.text) });
-      const cache = ref.kind === 'ConfigMap' ? this.c.caches.configMaps.cache : this.c.caches.secrets.cache;
-      const obj = cache.get(ns.text, nm.text);
-      if (!obj) {
-        if (ref.optional) continue;
-        return fail(`referenced ${ref.kind} ${ns.text}/${nm.text} does not exist (policyRefs[${i}]); it will be deployed as soon as it is created`, true, 'ReferenceNotFound');
-      }
-      let data: Record<string, string>;
-      if (ref.kind === 'Secret') {
-        const type = (obj as { type?: string }).type;
-        if (type !== CLUSTER_PROFILE_SECRET_TYPE) {
-          return fail(`referenced Secret ${ns.text}/${nm.text} has type ${JSON.stringify(type ?? '')}; profiles deploy only Secrets of type ${CLUSTER_PROFILE_SECRET_TYPE}`);
-        }
-        const d = decodeSecretData((obj as { data?: Record<string, string> }).data);
-        if (!d.ok) return fail(`referenced Secret ${ns.text}/${nm.text}: ${d.message}`);
-        data = d.data;
-      } else {
-        data = { ...((obj as { data?: Record<string, string> }).data ?? {}) };
-      }
-      const annotations = obj.metadata.annotations ?? {};
-      if (annotations[Annotations.lua] !== undefined) {
-        return fail(`referenced ${ref.kind} ${ns.text}/${nm.text} is a Lua policy (${Annotations.lua}), which Ripple does not deploy yet; nothing of this profile was deployed`, true, 'NotSupported');
-      }
-      const sub = parseSubresources(annotations);
-      if (sub.misspelled) {
-        warnings.push(`${ref.kind} ${ns.text}/${nm.text} uses the misspelled annotation ${Annotations.subresourcesMisspelled}; it is honoured as ${Annotations.subresources} — please rename it`);
-      }
-      refs.push({ ref, kind: ref.kind, namespace: ns.text, name: nm.text, data, template: annotations[Annotations.template] !== undefined, subresources: sub.subresources, annotations });
+      return { ok: false, failure: policies.failure };
     }
-    const kinds: { apiVersion: string; kind: string }[] = [];
-    const trrs: (TemplateResourceRef & { ns: string; nm: string })[] = [];
-    for (const [i, t] of (spec.templateResourceRefs ?? []).entries()) {
-      const r = t.resource ?? {};
-      if (!r.apiVersion || !r.kind) return fail(`templateResourceRefs[${i}] (${t.identifier}): resource.apiVersion and resource.kind are required`);
-      const ns = renderReferenceName(`templateResourceRefs[${i}].namespace`, r.namespace ?? '', names, this.c.funcOptions);
-      const nm = renderReferenceName(`templateResourceRefs[${i}].name`, r.name ?? '', names, this.c.funcOptions);
-      if (!ns.ok) return fail(`templateResourceRefs[${i}] (${t.identifier}).namespace: ${ns.message}`, true, 'TemplateError');
-      if (!nm.ok) return fail(`templateResourceRefs[${i}] (${t.identifier}).name: ${nm.message}`, true, 'TemplateError');
-      kinds.push({ apiVersion: r.apiVersion, kind: r.kind });
-      trrs.push({ ...t, ns: ns.text, nm: nm.text });
+    const { refs, warnings } = policies;
+    const trrResult = resolveTemplateResourceRefs(spec, names, this.c.funcOptions);
+    if (!trrResult.ok) {
+      this.index.set(key, refEntries);
+      return { ok: false, failure: trrResult.failure };
     }
+    const trrs = trrResult.refs;
+    const kinds = trrs.map((t) => ({ apiVersion: t.resource.apiVersion, kind: t.resource.kind }));
     const informers = this.kinds.use(key, kinds);
     // A kind seen for the first time: give its first list a moment (a kind that is not served stops waiting).
     await Promise.all([...informers.values()].map((inf) => (inf.hasSynced() ? undefined : inf.waitForSync({ timeoutMs: 1000 }).catch(() => undefined))));
@@ -467,7 +397,8 @@ export class SummaryReconciler {
       }
       if (!obj) {
         if (t.optional) continue;
-        return fail(`templateResourceRefs ${t.identifier}: ${r.kind} ${t.ns}/${t.nm} does not exist in the management cluster; it will be deployed as soon as it is created`, true, 'ReferenceNotFound');
+        this.index.set(key, refEntries);
+        return { ok: false, failure: missingTemplateResource(t) };
       }
       mgmtResources[t.identifier] = obj;
       fingerprints[t.identifier] = fingerprint(obj, filter);
@@ -497,109 +428,27 @@ export class SummaryReconciler {
   }
 
   /** render turns the resolved references into stamped desired objects (or the first failure). */
-  private async render(
-    p: Pass,
-    entry: ClusterEntry,
-    inputs: Inputs,
-    clients: Record<Target, KubeClient | undefined>,
-  ): Promise<{ ok: true; desired: DesiredObject[]; failures: string[] } | { ok: false; failure: FeatureFailure }> {
+  private render(p: Pass, entry: ClusterEntry, inputs: Inputs, clients: Record<Target, KubeClient | undefined>): Promise<DesiredResult> {
     const { raw, cs, profile, type, spec } = p;
-    const templated = inputs.refs.some((r) => r.template) || (spec.patches ?? []).length > 0;
-    const capi = templated && type === 'Capi' ? await this.capiObjects(entry) : {};
-    const data = templated ? this.renderer.dataFor({ cluster: entry.object, mgmtResources: inputs.mgmtResources, ...capi }) : undefined;
-    const raws: { obj: KubeObject; r: ResolvedRef; source: string }[] = [];
-    for (const r of inputs.refs) {
-      for (const k of Object.keys(r.data).sort()) {
-        const where = `${r.kind} ${r.namespace}/${r.name} key ${k}`;
-        let text = r.data[k];
-        if (r.template) {
-          const out = this.renderer.render(`${cs.spec.clusterNamespace}-${cs.spec.clusterName}-${r.name}/${k}`, text, data!);
-          if (!out.ok) return { ok: false, failure: { message: `rendering ${where}: ${out.message}`, reason: 'TemplateError', nonRetriable: true } };
-          text = out.text;
+    return renderDesired(
+      {
+        spec,
+        profile: { ...profile, namespace: raw.metadata.namespace },
+        cluster: { type, namespace: cs.spec.clusterNamespace, name: cs.spec.clusterName, object: entry.object },
+        refs: inputs.refs,
+        mgmtResources: inputs.mgmtResources,
+      },
+      this.renderer,
+      async (target, apiVersion, kind) => {
+        try {
+          return (await clients[target]!.resource({ apiVersion, kind })).namespaced;
+        } catch (err) {
+          if (isKindNotInstalled(err)) return undefined;
+          throw err;
         }
-        const split = splitPolicyText(text);
-        if (!split.ok) return { ok: false, failure: { message: `${where}${r.template ? ' (after rendering)' : ''}: ${split.message}`, reason: 'InvalidPolicy', nonRetriable: true } };
-        for (const obj of split.objects) raws.push({ obj, r, source: `${r.kind} ${r.namespace}/${r.name}` });
-      }
-    }
-    // Go: applyPatches — the profile's patches (templates too) on everything the references hold.
-    if ((spec.patches ?? []).length > 0) {
-      const patchData = data!;
-      const rendered: { patch: string; target?: NonNullable<ClusterProfileSpec['patches']>[number]['target'] }[] = [];
-      for (const [i, p] of spec.patches!.entries()) {
-        const out = this.renderer.render(`${cs.spec.clusterNamespace}-${cs.spec.clusterName}-patch-${i}`, p.patch, patchData);
-        if (!out.ok) return { ok: false, failure: { message: `rendering patches[${i}]: ${out.message}`, reason: 'TemplateError', nonRetriable: true } };
-        rendered.push({ patch: out.text, target: p.target });
-      }
-      const patched = applyPatches(
-        raws.map((r) => r.obj),
-        rendered,
-      );
-      if (!patched.ok) return { ok: false, failure: { message: patched.message, reason: 'InvalidPatch', nonRetriable: true } };
-      patched.objects.forEach((o, i) => (raws[i].obj = o));
-    }
-    // Scopes of kinds defined by CRDs in this very deployment (not served yet on first deploy).
-    const crdScopes = new Map<string, boolean>();
-    for (const { obj } of raws) {
-      if (obj.kind === 'CustomResourceDefinition' && groupOf(obj.apiVersion) === 'apiextensions.k8s.io') {
-        const s = (obj.spec ?? {}) as { group?: string; scope?: string; names?: { kind?: string } };
-        if (s.group && s.names?.kind) crdScopes.set(`${s.group}/${s.names.kind}`, s.scope !== 'Cluster');
-      }
-    }
-    const desired: DesiredObject[] = [];
-    const failures: string[] = [];
-    const exclusions = spec.driftExclusions ?? [];
-    for (const { obj: o, r, source } of raws) {
-      const target: Target = (r.ref.deploymentType ?? 'Remote') === 'Local' ? 'Local' : 'Remote';
-      const client = clients[target]!;
-      let namespaced: boolean;
-      try {
-        namespaced = (await client.resource({ apiVersion: o.apiVersion, kind: o.kind })).namespaced;
-      } catch (err) {
-        const scoped = crdScopes.get(`${groupOf(o.apiVersion)}/${o.kind}`);
-        if (!isKindNotInstalled(err) || scoped === undefined) {
-          if (!isKindNotInstalled(err)) throw err;
-          const message = `${source}: ${o.kind} ${o.metadata.name}: the ${target === 'Local' ? 'management' : 'managed'} cluster does not serve ${o.apiVersion} ${o.kind}`;
-          if (!spec.continueOnError) return { ok: false, failure: { message, reason: 'KindNotInstalled', nonRetriable: false } };
-          failures.push(message);
-          continue;
-        }
-        namespaced = scoped;
-      }
-      const md = { ...o.metadata };
-      delete (md as Record<string, unknown>).creationTimestamp;
-      delete (md as Record<string, unknown>).resourceVersion;
-      delete (md as Record<string, unknown>).uid;
-      delete (md as Record<string, unknown>).managedFields;
-      // Go: adjustNamespace — namespaced objects default to `default`, cluster-scoped ones lose any namespace.
-      if (namespaced) md.namespace = md.namespace || 'default';
-      else delete md.namespace;
-      const obj: KubeObject = { ...o, metadata: md };
-      if (profile.kind === 'Profile' && target === 'Local' && md.namespace !== raw.metadata.namespace) {
-        return { ok: false, failure: { message: `${source}: ${o.kind} ${md.namespace ?? ''}/${md.name}: a Profile can only deploy resources in its own namespace ${raw.metadata.namespace} of the management cluster`, reason: 'InvalidPolicy', nonRetriable: true } };
-      }
-      const stamped = stampObject(obj, {
-        reference: { kind: r.kind, namespace: r.namespace, name: r.name, tier: r.ref.tier ?? 100 },
-        profile: { kind: profile.kind, name: profile.name, tier: spec.tier ?? 100 },
-        cluster: { type, namespace: cs.spec.clusterNamespace, name: cs.spec.clusterName },
-        deploymentType: target,
-        extraLabels: spec.extraLabels,
-        extraAnnotations: spec.extraAnnotations,
-      });
-      const paths = exclusions.filter((e) => selectorMatches(e.target, stamped.object)).flatMap((e) => e.paths);
-      desired.push({
-        object: stamped.object,
-        hash: stamped.hash,
-        target,
-        subresources: r.subresources,
-        claim: { reference: { kind: r.kind, namespace: r.namespace, name: r.name, tier: r.ref.tier ?? 100 }, profile: { kind: profile.kind, name: profile.name, tier: spec.tier ?? 100 } },
-        skipNamespaceCreation: r.ref.skipNamespaceCreation === true,
-        forceRecreate: r.ref.force === true || o.metadata.annotations?.[Annotations.forceRecreate] !== undefined,
-        driftExclusions: spec.syncMode === 'ContinuousWithDriftDetection' ? paths : [],
-        source,
-      });
-    }
-    return { ok: true, desired, failures };
+      },
+      () => this.capiObjects(entry),
+    );
   }
 
   /**
