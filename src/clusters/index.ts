@@ -28,6 +28,7 @@ export {
 export {
   ClusterError,
   ClusterRegistry,
+  matchClusterEntries,
   type ClusterChangeKind,
   type ClusterErrorCode,
   type ClusterEvent,

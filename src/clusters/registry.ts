@@ -319,13 +319,9 @@ export class ClusterRegistry {
     return [...this.entries.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
-  private selectable(e: ClusterEntry, o: SelectOptions): boolean {
-    return e.ready && !e.deleting && (o.includePaused === true || !e.paused);
-  }
-
   /** list returns the ready clusters that are not being deleted (and, by default, not paused), sorted by key. */
   list(opts: SelectOptions & { namespace?: string } = {}): ClusterEntry[] {
-    return this.all().filter((e) => this.selectable(e, opts) && (opts.namespace === undefined || e.ref.namespace === opts.namespace));
+    return this.all().filter((e) => selectable(e, opts) && (opts.namespace === undefined || e.ref.namespace === opts.namespace));
   }
 
   /**
@@ -334,36 +330,9 @@ export class ClusterRegistry {
    * Go: addon-controller profile_utils.go getMatchingClusters, libsveltos clusterproxy GetMatchingClusters
    */
   matching(sel: ClusterSelection, opts: SelectOptions = {}): ClusterEntry[] {
-    const out = new Map<string, ClusterEntry>();
-    const inScope = (e: ClusterEntry | undefined): e is ClusterEntry =>
-      e !== undefined && this.selectable(e, opts) && (sel.namespace === undefined || e.ref.namespace === sel.namespace);
-    const selector = this.parseSelector(sel.clusterSelector);
-    if (selector) {
-      for (const e of this.entries.values()) if (inScope(e) && matchesLabelSelector(selector, e.labels, { empty: 'nothing' })) out.set(e.key, e);
-    }
-    for (const r of sel.clusterRefs ?? []) {
-      const e = this.get({ ...r, namespace: r.namespace ?? sel.namespace });
-      if (inScope(e)) out.set(e.key, e);
-    }
-    for (const name of sel.clusterSetRefs ?? []) {
-      for (const r of this.setSelection(sel.namespace === undefined ? 'ClusterSet' : 'Set', sel.namespace ?? '', name)) {
-        const e = this.get(r);
-        if (inScope(e)) out.set(e.key, e);
-      }
-    }
-    return [...out.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  }
-
-  private parseSelector(s: ClusterSelection['clusterSelector']): LabelSelector | undefined {
-    if (s === undefined || s === null) return undefined;
-    if (typeof s !== 'string') return s;
-    if (s.trim() === '') return undefined;
-    const r = parseLabelSelector(s);
-    if (!r.ok) {
-      this.log.warn({ selector: s, err: r.error }, 'invalid cluster selector matches no cluster');
-      return undefined;
-    }
-    return r.selector;
+    return matchClusterEntries(this.entries, sel, opts, (kind, namespace, name) => this.setSelection(kind, namespace, name), (selector, error) =>
+      this.log.warn({ selector, err: error }, 'invalid cluster selector matches no cluster'),
+    );
   }
 
   /** setSelection returns status.selectedClusterRefs of a ClusterSet (namespace '') or Set. */
@@ -455,4 +424,58 @@ function splitNs(key: string): { namespace: string; name: string } {
   const rest = key.slice(key.indexOf(':') + 1);
   const i = rest.indexOf('/');
   return { namespace: rest.slice(0, i), name: rest.slice(i + 1) };
+}
+
+/** selectable: ready, not being deleted, and not paused unless asked for. */
+function selectable(e: ClusterEntry, o: SelectOptions): boolean {
+  return e.ready && !e.deleting && (o.includePaused === true || !e.paused);
+}
+
+/**
+ * matchClusterEntries is ClusterRegistry.matching over any set of entries keyed by ClusterEntry.key: the ready,
+ * non-deleting clusters selected by a label selector, explicit refs and ClusterSet/Set refs (`setSelection` gives
+ * a set's status.selectedClusterRefs), the union sorted by key. An empty or missing selector selects nothing.
+ * Go: addon-controller profile_utils.go getMatchingClusters, libsveltos clusterproxy GetMatchingClusters
+ */
+export function matchClusterEntries(
+  entries: ReadonlyMap<string, ClusterEntry>,
+  sel: ClusterSelection,
+  opts: SelectOptions = {},
+  setSelection: (kind: 'ClusterSet' | 'Set', namespace: string, name: string) => readonly ClusterRefLike[] = () => [],
+  onInvalidSelector?: (selector: string, error: string) => void,
+): ClusterEntry[] {
+  const out = new Map<string, ClusterEntry>();
+  const inScope = (e: ClusterEntry | undefined): e is ClusterEntry => e !== undefined && selectable(e, opts) && (sel.namespace === undefined || e.ref.namespace === sel.namespace);
+  const get = (ref: ClusterRefLike) => {
+    const key = refKey(ref);
+    return key ? entries.get(key) : undefined;
+  };
+  const selector = parseClusterSelector(sel.clusterSelector, onInvalidSelector);
+  if (selector) {
+    for (const e of entries.values()) if (inScope(e) && matchesLabelSelector(selector, e.labels, { empty: 'nothing' })) out.set(e.key, e);
+  }
+  for (const r of sel.clusterRefs ?? []) {
+    const e = get({ ...r, namespace: r.namespace ?? sel.namespace });
+    if (inScope(e)) out.set(e.key, e);
+  }
+  for (const name of sel.clusterSetRefs ?? []) {
+    for (const r of setSelection(sel.namespace === undefined ? 'ClusterSet' : 'Set', sel.namespace ?? '', name)) {
+      const e = get(r);
+      if (inScope(e)) out.set(e.key, e);
+    }
+  }
+  return [...out.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** parseClusterSelector turns a selector or its string form into a LabelSelector (undefined: selects nothing). */
+function parseClusterSelector(s: ClusterSelection['clusterSelector'], onInvalid?: (selector: string, error: string) => void): LabelSelector | undefined {
+  if (s === undefined || s === null) return undefined;
+  if (typeof s !== 'string') return s;
+  if (s.trim() === '') return undefined;
+  const r = parseLabelSelector(s);
+  if (!r.ok) {
+    onInvalid?.(s, r.error);
+    return undefined;
+  }
+  return r.selector;
 }
