@@ -1,221 +1,205 @@
-// render: offline preview of what an EventTrigger generates — the ClusterProfiles and instantiated ConfigMaps/Secrets
-// the event manager would write for given matching resources in a given cluster — through the event manager's own
-// pure core (src/events renderEvents), without any cluster.
+// render: the offline preview — what the agent would match, what the event manager would generate and what the
+// add-on deployer would deploy to each cluster, for given EventTriggers/EventSources/ConfigMaps/profiles, sample
+// resources and clusters, through the controllers' own functions (src/preview), without any server.
 import { readFileSync } from 'node:fs';
-import { parseAllDocuments, stringify } from 'yaml';
-import { eventReportName, matchesLabelSelector, normalizeAs, type EventReport, type EventTrigger, type KubeObject } from '../../api/index.js';
-import { encodeEventReportResources, objectReferenceOf } from '../../agent/index.js';
-import { eventFuncMap, renderClusterTemplate, type FuncOptions } from '../../funcs/index.js';
-import { decodeJSON, TemplateError, type GoValue } from '../../gotemplate/index.js';
-import { EventError, renderEvents, reportEvents, type SourceObject } from '../../events/index.js';
-import { ExitCode, UsageError, parseFlags, type Command } from '../command.js';
+import { parseAllDocuments } from 'yaml';
+import { isDNS1123Label } from '../../api/index.js';
+import type { FuncOptions } from '../../funcs/index.js';
+import type { KubeObject } from '../../kube/index.js';
+import { createLuaRuntime } from '../../lua/index.js';
+import { formatDiagnostics, formatJson, formatSummary, formatTable, formatYaml, runPreview } from '../../preview/index.js';
+import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
 
 const USAGE = `Usage:
-  ripple render -f FILE [-f FILE…] --resource FILE [--resource FILE…] [--cluster NAMESPACE/NAME] [--labels K=V,…]
+  ripple render -f FILE... [--resource FILE]... [--cluster NAME[:K=V,...]]... [--cluster-object FILE]...
+                [--mgmt-resource FILE]... [-o yaml|json|table]
 
-Shows, offline, exactly what the event manager generates for EventTriggers (and EventBasedAddOns) when the given
-resources match their EventSource in a cluster: the ClusterProfiles and the instantiated ConfigMaps/Secrets, as the
-YAML it would apply. Nothing is contacted; templates are rendered with Sveltos' event-stage functions and data
-(.Resource, .Resources, .MatchingResource(s), .Cluster), numbers in resources decoded as Kubernetes does (int64).
+Shows, offline, exactly what Ripple would do with the given objects — nothing is contacted:
+  1. match:    which --resource objects each EventTrigger's EventSource matches in each cluster its
+               sourceClusterSelector selects (the agent's matcher: label filters, selectors, Lua, CEL,
+               aggregatedSelection) and the EventReport it would write;
+  2. generate: the instantiated ConfigMaps/Secrets and ClusterProfiles the event manager would write in the
+               management cluster, with their names and labels (templates rendered with .Resource, .Cluster, …);
+  3. deploy:   for every ClusterProfile/Profile — given with -f, generated, or deployed into the management cluster
+               by another profile (followed, as the deployer would) — the objects applied to each selected cluster,
+               with Sveltos' stamps, Local (management cluster) or Remote (the cluster), create / update / adopt,
+               namespaces created, conflicts.
+The same functions as the controllers do the work, so errors read as the controllers would report them.
 
 Flags:
-  -f, --file FILE       YAML with EventTriggers/EventBasedAddOns, the ConfigMaps/Secrets they reference and,
-                        optionally, SveltosClusters to render for (repeatable; "-" is not supported)
-  --resource FILE       YAML with the objects matching the EventSource, as the agent collects them (repeatable)
-  --cluster NS/NAME     render for this SveltosCluster (default: every SveltosCluster in the files, else default/cluster)
-  --labels K=V,…        labels of the --cluster cluster (selectors are matched against them)
-  --all                 also render for clusters the trigger's sourceClusterSelector does not select
-  -o, --output FORMAT   yaml (default) or json
+  -f, --file FILE          YAML (or JSON) of the management cluster: EventTriggers/EventBasedAddOns, EventSources,
+                           the ConfigMaps/Secrets they reference, ClusterProfiles/Profiles, ClusterSets, CRDs, and
+                           SveltosClusters/Cluster API Clusters to preview for. Repeatable; "-" reads stdin.
+  --resource FILE          sample resources; they exist in every cluster an EventTrigger watches. Give them as the
+                           live cluster has them: fields the API server fills in (a Service's nodePort, …) are
+                           missing otherwise, and templates reading them fail as they would in Sveltos. Repeatable.
+  --cluster NAME[:K=V,...] a ready cluster with these labels: SveltosCluster NAME in namespace NAME (as \`ripple up\`
+                           registers clusters; NAMESPACE/NAME for another namespace, \`mgmt\` is the management
+                           cluster). Its labels are added to a SveltosCluster of the same name given with -f.
+                           Repeatable.
+  --cluster-object FILE    full SveltosCluster / Cluster API Cluster objects (labels, spec, status; an object
+                           without status is taken as ready). Repeatable.
+  --mgmt-resource FILE     objects of the management cluster that templateResourceRefs read, as they are live (with
+                           their status); they take the place of an object the preview deploys under the same name.
+                           Repeatable.
+  --labels K=V,...         labels of the only --cluster (same as NAME:K=V,...)
+  -o, --output FORMAT      yaml (default: every generated and deployed object, each after a comment saying where
+                           it goes and why), table (one line per object), or json (everything, with the matches)
 
-Exit status: 0 when everything renders, 1 when an event fails to render (the cause — template name, line and
-column, missing ConfigMap, invalid YAML… — goes to stderr; the other events are still printed), 3 when a file
-cannot be read or holds no trigger, 2 for a bad command line.
+Notes, errors and a summary go to stderr. A CustomResourceDefinition given anywhere is taken as installed in every
+cluster; Kubernetes' built-in kinds and Sveltos' kinds are known.
+
+Exit status: 0 when everything would work; 3 when anything would fail — a template error (with the template name,
+line and column), invalid YAML after rendering, a missing ConfigMap/Secret/EventSource/templateResourceRefs object,
+a trigger or profile selecting no cluster, a conflict — or a file cannot be read; 2 for a bad command line.
 
 Examples:
-  ripple render -f eventtrigger.yaml --resource service.yaml --cluster cluster-a/a --labels env=prod
-  ripple render -f seed.yaml --resource svc.yaml --all -o json
+  ripple render -f loadbalancer.yaml --resource svc-a.yaml --cluster cluster-a:env=prod
+  ripple render -f service-policy.yaml --resource lb-service.yaml --cluster prod:env=production --cluster eng:dep=eng -o table
+  ripple render -f seed.yaml --resource svc.yaml --cluster-object clusters.yaml --mgmt-resource upstream-lb.yaml -o json
 `;
 
 const FLAGS = {
   file: { type: 'string', short: 'f', multiple: true },
   resource: { type: 'string', multiple: true },
-  cluster: { type: 'string' },
+  cluster: { type: 'string', multiple: true },
+  'cluster-object': { type: 'string', multiple: true },
+  'mgmt-resource': { type: 'string', multiple: true },
   labels: { type: 'string' },
-  all: { type: 'boolean' },
   output: { type: 'string', short: 'o' },
 } as const;
 
-type Obj = KubeObject & Record<string, unknown>;
+const SVELTOS_CLUSTER = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'SveltosCluster' } as const;
 
-class InputError extends Error {}
+/** InputError is a file that cannot be read or holds something other than Kubernetes objects. */
+class InputError extends Error {
+  override readonly name = 'InputError';
+}
 
-function readObjects(path: string): Obj[] {
+/** readObjects reads every object of a YAML/JSON file (a `List` contributes its items). */
+async function readObjects(path: string, io: CommandIO, stdin: { text?: string }): Promise<KubeObject[]> {
   let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    throw new InputError(err.code === 'ENOENT' ? `${path}: no such file` : `${path}: ${err.message}`);
+  if (path === '-') {
+    if (stdin.text === undefined) {
+      const chunks: Buffer[] = [];
+      for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+      stdin.text = Buffer.concat(chunks).toString('utf8');
+    }
+    text = stdin.text;
+  } else {
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      throw new InputError(err.code === 'ENOENT' ? `${path}: no such file` : `${path}: ${err.message}`);
+    }
   }
-  const out: Obj[] = [];
+  const out: KubeObject[] = [];
+  const name = path === '-' ? 'stdin' : path;
   for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) throw new InputError(`${path}: invalid YAML: ${doc.errors[0].message.split('\n')[0]}`);
+    if (doc.errors.length > 0) {
+      const e = doc.errors[0];
+      const at = e.linePos?.[0] ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
+      throw new InputError(`${name}: invalid YAML${at}: ${e.message.split('\n')[0]}`);
+    }
     const v = doc.toJS() as unknown;
     if (v === null || v === undefined) continue;
-    if (typeof v !== 'object' || Array.isArray(v) || typeof (v as Obj).kind !== 'string') throw new InputError(`${path}: every document must be a Kubernetes object with a kind`);
-    out.push(v as Obj);
+    const items = isObject(v) && v.kind === 'List' && Array.isArray(v.items) ? (v.items as unknown[]) : [v];
+    for (const item of items) {
+      if (!isObject(item) || typeof item.kind !== 'string' || typeof item.apiVersion !== 'string' || !isObject(item.metadata) || typeof item.metadata.name !== 'string') {
+        throw new InputError(`${name}: every document must be a Kubernetes object with apiVersion, kind and metadata.name`);
+      }
+      out.push(item as unknown as KubeObject);
+    }
   }
   return out;
 }
 
-function parseLabels(s: string | undefined): Record<string, string> {
+function isObject(v: unknown): v is Record<string, unknown> & { metadata?: unknown } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** parseLabels reads `K=V,...`. */
+function parseLabels(s: string, flag: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of (s ?? '').split(',').filter((p) => p.trim() !== '')) {
+  for (const part of s.split(',').filter((p) => p.trim() !== '')) {
     const eq = part.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--labels wants K=V,…, got ${JSON.stringify(part)}`);
+    if (eq <= 0) throw new UsageError(`${flag} wants K=V,..., got ${JSON.stringify(part)}`);
     out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
   }
   return out;
 }
 
+/** parseCluster reads `NAME[:K=V,...]` (NAME or NAMESPACE/NAME) into a SveltosCluster identity and labels. */
+function parseCluster(s: string): { namespace: string; name: string; labels: Record<string, string> } {
+  const colon = s.indexOf(':');
+  const id = colon < 0 ? s : s.slice(0, colon);
+  const labels = colon < 0 ? {} : parseLabels(s.slice(colon + 1), '--cluster NAME:');
+  const parts = id.split('/');
+  const [namespace, name] = parts.length === 1 ? [parts[0], parts[0]] : parts;
+  if (parts.length > 2 || !isDNS1123Label(namespace ?? '') || !name) {
+    throw new UsageError(`--cluster wants NAME[:K=V,...] or NAMESPACE/NAME[:K=V,...] with DNS-1123 names, got ${JSON.stringify(s)}`);
+  }
+  return { namespace, name, labels };
+}
+
 export const commands: Command[] = [
   {
     path: ['render'],
-    summary: 'Preview offline what an EventTrigger generates (ClusterProfiles, instantiated ConfigMaps) for given resources',
+    summary: 'Preview offline what triggers match, generate and deploy to each cluster (no server needed)',
     usage: USAGE,
     async run(args, io) {
-      const { values, positionals } = parseFlags(args, FLAGS, { allowPositionals: false });
-      void positionals;
-      if (!values.file?.length) throw new UsageError('missing -f FILE with at least one EventTrigger');
+      const { values, positionals } = parseFlags(args, FLAGS, { allowPositionals: true });
+      if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (files go after -f)`);
+      if (!values.file?.length) throw new UsageError('missing -f FILE with the EventTriggers, EventSources, ConfigMaps or profiles to preview');
       const output = values.output ?? 'yaml';
-      if (output !== 'yaml' && output !== 'json') throw new UsageError(`--output must be yaml or json (got ${JSON.stringify(output)})`);
-      if (values.labels !== undefined && values.cluster === undefined) throw new UsageError('--labels needs --cluster');
-      let config: Obj[];
-      let resources: Obj[];
+      if (output !== 'yaml' && output !== 'json' && output !== 'table') throw new UsageError(`--output must be yaml, json or table (got ${JSON.stringify(output)})`);
+      const wanted = (values.cluster ?? []).map(parseCluster);
+      if (values.labels !== undefined) {
+        if (wanted.length !== 1) throw new UsageError('--labels needs exactly one --cluster (or write --cluster NAME:K=V,...)');
+        Object.assign(wanted[0].labels, parseLabels(values.labels, '--labels'));
+      }
+
+      let management: KubeObject[];
+      let live: KubeObject[];
+      let resources: KubeObject[];
+      let clusterObjects: KubeObject[];
       try {
-        config = values.file.flatMap(readObjects);
-        resources = (values.resource ?? []).flatMap(readObjects);
+        const stdin: { text?: string } = {};
+        const read = async (files: readonly string[] | undefined) => (await Promise.all((files ?? []).map((f) => readObjects(f, io, stdin)))).flat();
+        management = await read(values.file);
+        live = await read(values['mgmt-resource']);
+        resources = await read(values.resource);
+        clusterObjects = await read(values['cluster-object']);
       } catch (e) {
         if (!(e instanceof InputError)) throw e;
         io.stderr.write(`ripple render: ${e.message}\n`);
         return ExitCode.BadInput;
       }
-
-      const triggers: { t: EventTrigger; kind: string }[] = [];
-      for (const o of config.filter((x) => x.kind === 'EventTrigger' || x.kind === 'EventBasedAddOn')) {
-        const n = normalizeAs('EventTrigger', o);
-        if (!n.ok) {
-          io.stderr.write(`ripple render: ${o.kind} ${o.metadata?.name}: ${n.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}\n`);
-          return ExitCode.BadInput;
-        }
-        triggers.push({ t: n.object as EventTrigger, kind: n.from.kind });
-      }
-      if (triggers.length === 0) {
-        io.stderr.write('ripple render: the -f files hold no EventTrigger or EventBasedAddOn\n');
-        return ExitCode.BadInput;
+      const clusters = [...clusterObjects];
+      for (const w of wanted) {
+        const given = [...clusterObjects, ...management].find((o) => o.kind === SVELTOS_CLUSTER.kind && o.metadata.namespace === w.namespace && o.metadata.name === w.name);
+        clusters.push(
+          given
+            ? { ...given, metadata: { ...given.metadata, labels: { ...given.metadata.labels, ...w.labels } } }
+            : { ...SVELTOS_CLUSTER, metadata: { namespace: w.namespace, name: w.name, labels: w.labels }, spec: {}, status: { ready: true, connectionStatus: 'Healthy' } },
+        );
       }
 
-      let clusters = config.filter((x) => x.kind === 'SveltosCluster');
-      if (values.cluster !== undefined) {
-        const [namespace, name, extra] = values.cluster.split('/');
-        if (!namespace || !name || extra !== undefined) throw new UsageError(`--cluster wants NAMESPACE/NAME, got ${JSON.stringify(values.cluster)}`);
-        const found = clusters.find((c) => c.metadata.namespace === namespace && c.metadata.name === name);
-        const labels = { ...(found?.metadata.labels ?? {}), ...parseLabels(values.labels) };
-        clusters = [found ? { ...found, metadata: { ...found.metadata, labels } } : sveltosCluster(namespace, name, labels)];
-      } else if (clusters.length === 0) {
-        clusters = [sveltosCluster('default', 'cluster', {})];
+      // The wall clock is read here, at the edge: templates and scripts may call now/date/os.time.
+      const clock = { now: () => Date.now() };
+      const funcOptions: FuncOptions = { clock };
+      const runtime = await createLuaRuntime({ clock });
+      let result;
+      try {
+        result = await runPreview({ management, live, clusters, resources }, { runtime, funcOptions });
+      } finally {
+        runtime.close();
       }
-
-      const opts: FuncOptions = { clock: { now: () => Date.now() } };
-      const funcs = eventFuncMap(opts);
-      const lookup = (kind: string, namespace: string, name: string) =>
-        config.find((o) => o.kind === kind && (o.metadata.namespace ?? 'default') === namespace && o.metadata.name === name) as SourceObject | undefined;
-      const documents: unknown[] = [];
-      let failed = false;
-      for (const { t, kind } of triggers) {
-        for (const c of clusters) {
-          const ns = c.metadata.namespace ?? 'default';
-          const where = `${kind} ${t.metadata.name}, cluster ${ns}/${c.metadata.name}`;
-          // normalize turned v1alpha1 string selectors ("env=fv") into LabelSelectors.
-          if (!values.all && !matchesLabelSelector(t.spec.sourceClusterSelector, c.metadata.labels ?? {}, { empty: 'nothing' })) {
-            io.stderr.write(`${where}: skipped, sourceClusterSelector does not select the cluster (labels ${JSON.stringify(c.metadata.labels ?? {})}; --all renders anyway)\n`);
-            continue;
-          }
-          const clusterJSON = JSON.stringify(c);
-          let es: string;
-          try {
-            es = renderClusterTemplate(t.metadata.name, t.spec.eventSourceName, { Cluster: decodeJSON(clusterJSON, { numbers: 'int64' }) as GoValue, ClusterNamespace: ns, ClusterName: c.metadata.name }, opts);
-          } catch (e) {
-            if (!(e instanceof TemplateError)) throw e;
-            io.stderr.write(`${where}: eventSourceName: ${e.message}\n`);
-            failed = true;
-            continue;
-          }
-          const report = {
-            apiVersion: 'lib.projectsveltos.io/v1beta1',
-            kind: 'EventReport',
-            metadata: { namespace: ns, name: eventReportName('Sveltos', es, c.metadata.name) },
-            spec: {
-              clusterNamespace: ns,
-              clusterName: c.metadata.name,
-              clusterType: 'Sveltos',
-              eventSourceName: es,
-              matchingResources: resources.map((r) => objectReferenceOf(r)),
-              resources: encodeEventReportResources(resources),
-            },
-          } as EventReport;
-          let rendered;
-          try {
-            const view = { name: t.metadata.name, kind: 'EventTrigger' as const, spec: t.spec, labels: t.metadata.labels ?? {}, annotations: t.metadata.annotations ?? {} };
-            rendered = renderEvents(
-              {
-                trigger: view,
-                cluster: { type: 'Sveltos', namespace: ns, name: c.metadata.name, apiVersion: c.apiVersion, kind: c.kind },
-                clusterJSON,
-                eventSourceName: es,
-                funcs,
-                lookup,
-                namespace: 'projectsveltos',
-              },
-              reportEvents(report, t.spec.oneForEvent === true).events,
-            );
-          } catch (e) {
-            if (!(e instanceof EventError)) throw e;
-            io.stderr.write(`${where}: ${e.message}\n`);
-            failed = true;
-            continue;
-          }
-          for (const l of rendered.legacy) {
-            io.stderr.write(`${where}: warning: ${l.kind} ${l.namespace}/${l.name} reads ${l.fields.join(', ')} without projectsveltos.io/instantiate; instantiated as older Sveltos releases did (add the annotation)\n`);
-          }
-          if (rendered.events.length === 0) io.stderr.write(`${where}: no event (no matching resource): nothing generated\n`);
-          for (const e of rendered.events) {
-            if (e.issues.length > 0) {
-              failed = true;
-              for (const i of e.issues) io.stderr.write(`${where}, event ${e.id}: ${i.message}\n`);
-              continue;
-            }
-            if (e.action === 'delete') {
-              io.stderr.write(`${where}, event ${e.id}: cloudEventAction Delete: its outputs would be removed\n`);
-              continue;
-            }
-            documents.push(...e.objects, ...(e.profile ? [e.profile] : []));
-          }
-        }
-      }
-      if (output === 'json') io.stdout.write(JSON.stringify(documents, null, 2) + '\n');
-      else io.stdout.write(documents.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'));
-      return failed ? ExitCode.Failed : ExitCode.Ok;
+      io.stdout.write(output === 'json' ? formatJson(result) : output === 'table' ? formatTable(result) : formatYaml(result));
+      io.stderr.write(formatDiagnostics(result));
+      io.stderr.write(`ripple render: ${formatSummary(result)}\n`);
+      return result.problems.length > 0 ? ExitCode.BadInput : ExitCode.Ok;
     },
   },
 ];
-
-function sveltosCluster(namespace: string, name: string, labels: Record<string, string>): Obj {
-  return {
-    apiVersion: 'lib.projectsveltos.io/v1beta1',
-    kind: 'SveltosCluster',
-    metadata: { namespace, name, labels },
-    spec: {},
-    status: { ready: true },
-  };
-}

@@ -1,0 +1,23 @@
+// preview: the offline preview behind `ripple render` — EventSource matching, EventTrigger generation and profile
+// deployment run through the controllers' own functions against simulated clusters, without any server.
+// See README.md in this folder.
+export { runPreview, describeRef } from './preview.js';
+export { eventLabel, formatDiagnostics, formatJson, formatSummary, formatTable, formatYaml, table } from './format.js';
+export { KindScopes, crdScope, kindKey } from './scopes.js';
+export { SimCluster, objectId, type Provenance, type StoredObject } from './world.js';
+export type {
+  ClusterView,
+  DeployAction,
+  DeployActionType,
+  DeploymentView,
+  GeneratedView,
+  MatchView,
+  PreviewInput,
+  PreviewNote,
+  PreviewOptions,
+  PreviewProblem,
+  PreviewResult,
+  PreviewStage,
+  ProfileOrigin,
+  ProfileView,
+} from './types.js';
