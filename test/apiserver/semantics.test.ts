@@ -92,6 +92,37 @@ describe('create', () => {
     assert.equal(bad.status, 422);
     assert.equal(bad.json.message, 'Deployment.apps "bad" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"y"}: `selector` does not match template `labels`');
   });
+
+  test('port protocols default to TCP: Endpoints, EndpointSlice and NetworkPolicy ports (SetDefaults_*Port)', async () => {
+    const s = await ns();
+    const ep = await api.post(`/api/v1/namespaces/${s}/endpoints`, {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'e' },
+      subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }, { port: 53, protocol: 'UDP' }] }],
+    });
+    assert.equal(ep.status, 201, ep.text);
+    assert.deepEqual(ep.json.subsets[0].ports, [{ port: 80, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }]);
+    const slice = await api.post(`/apis/discovery.k8s.io/v1/namespaces/${s}/endpointslices`, {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'es' },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.0.0.1'] }],
+      ports: [{ port: 80 }],
+    });
+    assert.equal(slice.status, 201, slice.text);
+    assert.equal(slice.json.ports[0].protocol, 'TCP');
+    const np = await api.post(`/apis/networking.k8s.io/v1/namespaces/${s}/networkpolicies`, {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'np' },
+      spec: { podSelector: {}, ingress: [{ ports: [{ port: 80 }] }] },
+    });
+    assert.equal(np.status, 201, np.text);
+    assert.deepEqual(np.json.spec.ingress[0].ports, [{ port: 80, protocol: 'TCP' }]);
+    assert.deepEqual(np.json.spec.policyTypes, ['Ingress']);
+  });
 });
 
 describe('update', () => {

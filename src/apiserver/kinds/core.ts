@@ -274,6 +274,16 @@ export const endpointsDescriptor = defineBuiltin({
   shortNames: ['ep'],
   allowCreateOnUpdate: true,
   columns: [nameColumn, column('Endpoints', 'string', formatEndpoints), ageColumn],
+  hooks: {
+    // Go: SetDefaults_EndpointPort — a port without a protocol is TCP.
+    default(obj) {
+      if (!Array.isArray(obj.subsets)) return;
+      obj.subsets = obj.subsets.map((s) => {
+        if (!isPlainObject(s) || !Array.isArray(s.ports)) return s;
+        return { ...s, ports: s.ports.map((p) => (isPlainObject(p) && !p.protocol ? { ...p, protocol: 'TCP' } : p)) };
+      });
+    },
+  },
 });
 
 // ---------------------------------------------------------------- Pod

@@ -5,6 +5,18 @@ import { ageColumn, asArray, asRecord, column, formatLabelSelector, formatList, 
 import { deepEqual, type KubeObject } from '../types.js';
 import { defineBuiltin } from './define.js';
 
+// Go: SetDefaults_NetworkPolicyPort / SetDefaults_EndpointPort — a port without a protocol is TCP.
+function defaultPortProtocols(ports: unknown, extra: Record<string, unknown> = {}): unknown {
+  if (!Array.isArray(ports)) return ports;
+  return ports.map((p) => {
+    if (!p || typeof p !== 'object' || Array.isArray(p)) return p;
+    const out: Record<string, unknown> = { ...p };
+    out.protocol ??= 'TCP';
+    for (const [k, v] of Object.entries(extra)) out[k] ??= v;
+    return out;
+  });
+}
+
 /** networkPolicyDescriptor: networking.k8s.io/v1 NetworkPolicy. */
 export const networkPolicyDescriptor = defineBuiltin({
   group: 'networking.k8s.io',
@@ -19,6 +31,9 @@ export const networkPolicyDescriptor = defineBuiltin({
     default(obj) {
       const spec = { ...asRecord(obj.spec) };
       spec.podSelector ??= {};
+      for (const dir of ['ingress', 'egress'] as const) {
+        if (Array.isArray(spec[dir])) spec[dir] = spec[dir].map((r) => (r && typeof r === 'object' && !Array.isArray(r) ? { ...r, ...('ports' in r ? { ports: defaultPortProtocols(r.ports) } : {}) } : r));
+      }
       if (!spec.policyTypes) {
         const types = ['Ingress'];
         if (asArray(spec.egress).length > 0) types.push('Egress');
@@ -104,6 +119,9 @@ export const endpointSliceDescriptor = defineBuiltin({
     ageColumn,
   ],
   hooks: {
+    default(obj) {
+      if ('ports' in obj) obj.ports = defaultPortProtocols(obj.ports, { name: '' });
+    },
     validate(obj) {
       const errs: FieldError[] = [];
       if (!obj.addressType) errs.push({ type: 'FieldValueRequired', field: 'addressType', detail: '' });
