@@ -170,6 +170,9 @@ class Preview {
     this.result.clusters.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     this.triggers.push(...[...byTrigger.values()].sort((a, b) => (a.trigger.metadata.name < b.trigger.metadata.name ? -1 : 1)));
     this.queue.push(...profiles);
+    if (this.triggers.length === 0 && profiles.length === 0) {
+      this.problem('input', 'NothingToPreview', 'input', 'no EventTrigger, EventBasedAddOn, ClusterProfile or Profile was given: nothing to preview');
+    }
 
     // Sample resources exist in every cluster an EventTrigger watches.
     const watched = new Set<string>();
