@@ -15,3 +15,5 @@ export {
   type EmbeddedOptions,
   type LoadBalancerSpec,
 } from './embedded.js';
+export { startNarrator, clusterLabel, type Narrator, type NarratorOptions } from './narrator.js';
+export { describe, detailOf, objectName, loadBalancerAddresses } from './describe.js';
