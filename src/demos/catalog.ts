@@ -261,6 +261,14 @@ function networkPolicySteps(s: string, blocks: { service: number; lua: number; o
         { what: 'NetworkPolicy default/front-my-service removed from workload', cluster: WORKLOAD, find: FRONT, absent: true },
       ],
     },
+    {
+      title: 'create my-service again: now the Lua EventSource matches it',
+      actions: [apply(WORKLOAD, seed(s, blocks.service))],
+      expect: [
+        reportLists('sveltos-service', WORKLOAD, ['default/my-service']),
+        { what: 'NetworkPolicy default/front-my-service deployed again', cluster: WORKLOAD, find: FRONT, like: { seed: { seed: s, block: blocks.output, doc: 0 }, fields: ['spec'] } },
+      ],
+    },
   ];
 }
 
@@ -398,17 +406,23 @@ function httpRouteSteps(s: string, service: number): Step[] {
       ],
     },
     {
-      title: 'create the same Service in namespace default (not watched)',
-      actions: [apply(WORKLOAD, seed(s, service), 'default')],
+      title: 'create the same Service in namespace default (not watched), then Service web in eng',
+      actions: [
+        apply(WORKLOAD, seed(s, service), 'default'),
+        apply(WORKLOAD, { inline: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'eng' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] } }], why: 'a second Service on port 80 in eng' }),
+      ],
       expect: [
-        reportLists('eng-http-service', WORKLOAD, ['eng/my-service']),
+        // web was written after default/my-service and both arrive on one watch: once the report lists web, the
+        // default one has been evaluated too.
+        reportLists('eng-http-service', WORKLOAD, ['eng/my-service', 'eng/web']),
+        { what: 'HTTPRoute eng/web deployed', cluster: WORKLOAD, find: { ...ROUTE, namespace: 'eng', name: 'web' } },
         { what: 'no HTTPRoute in namespace default', cluster: WORKLOAD, find: { ...ROUTE, namespace: 'default' }, absent: true },
       ],
     },
     {
       title: 'delete Service eng/my-service',
       actions: [del(WORKLOAD, { ...SVC, namespace: 'eng', name: 'my-service' })],
-      expect: [reportLists('eng-http-service', WORKLOAD, []), { what: 'HTTPRoute eng/my-service removed', cluster: WORKLOAD, find: ROUTE_MY_SERVICE, absent: true }],
+      expect: [reportLists('eng-http-service', WORKLOAD, ['eng/web']), { what: 'HTTPRoute eng/my-service removed', cluster: WORKLOAD, find: ROUTE_MY_SERVICE, absent: true }],
     },
   ];
 }
@@ -429,7 +443,7 @@ const httpRoute: Demo = {
   steps: httpRouteSteps('004', 6),
   explore: [
     'kubectl --context workload get httproutes -A',
-    'kubectl --context workload -n eng create service clusterip web --tcp=80:8080   # another route appears',
+    'kubectl --context workload -n eng create service clusterip api --tcp=80:8080   # another route appears',
   ],
   variants: {
     '003': {
