@@ -1,5 +1,5 @@
-// format.ts: a preview as text — YAML documents with a comment saying where each goes and why, an aligned table,
-// JSON, and the problems and notes as one line each.
+// format.ts: a preview as text — YAML documents with a comment saying where each goes and why, table rows, JSON,
+// and the problems and notes as one line each.
 import { stringify } from 'yaml';
 import type { DeployAction, DeploymentView, GeneratedView, PreviewResult } from './types.js';
 
@@ -61,19 +61,11 @@ export function formatJson(r: PreviewResult): string {
   return JSON.stringify(r, null, 2) + '\n';
 }
 
-/** table renders rows as aligned columns (the last column is not padded). */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: readonly string[]) =>
-    r
-      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
-      .join('   ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join('\n') + '\n';
-}
+/** PREVIEW_COLUMNS are the columns of previewRows. */
+export const PREVIEW_COLUMNS = ['STAGE', 'CLUSTER', 'WHERE', 'ACTION', 'KIND', 'NAME', 'BY'] as const;
 
-/** formatTable prints one row per generated object, deployed object and failed deployment. */
-export function formatTable(r: PreviewResult): string {
+/** previewRows is one row per generated object, deployed object and failed deployment (columns: PREVIEW_COLUMNS). */
+export function previewRows(r: PreviewResult): string[][] {
   const rows: string[][] = [];
   for (const g of r.generated) {
     const md = g.object.metadata;
@@ -87,8 +79,7 @@ export function formatTable(r: PreviewResult): string {
     }
     if (d.failure) rows.push(['deploy', d.cluster, '-', 'FAILED', '-', d.failure.reason, profileLabel(d)]);
   }
-  if (rows.length === 0) return 'Nothing would be generated or deployed.\n';
-  return table(['STAGE', 'CLUSTER', 'WHERE', 'ACTION', 'KIND', 'NAME', 'BY'], rows);
+  return rows;
 }
 
 /** formatDiagnostics prints the problems (`error:`) and notes (`note:`), one per line, for stderr. */

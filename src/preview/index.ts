@@ -2,7 +2,7 @@
 // deployment run through the controllers' own functions against simulated clusters, without any server.
 // See README.md in this folder.
 export { runPreview, describeRef } from './preview.js';
-export { eventLabel, formatDiagnostics, formatJson, formatSummary, formatTable, formatYaml, table } from './format.js';
+export { PREVIEW_COLUMNS, eventLabel, formatDiagnostics, formatJson, formatSummary, formatYaml, previewRows } from './format.js';
 export { KindScopes, crdScope, kindKey } from './scopes.js';
 export { SimCluster, objectId, type Provenance, type StoredObject } from './world.js';
 export type {

@@ -25,10 +25,10 @@ const cluster = (name: string, labels: Record<string, string>, extra: Partial<Ob
   ...extra,
 });
 
-const service = (namespace: string, name: string, spec: Record<string, unknown>, extra: Partial<Obj> = {}): Obj => ({
+const service = (namespace: string, name: string, spec: Record<string, unknown>, extra: { metadata?: { labels?: Record<string, string> }; status?: unknown } = {}): Obj => ({
   apiVersion: 'v1',
   kind: 'Service',
-  metadata: { namespace, name, ...((extra.metadata as object) ?? {}) },
+  metadata: { namespace, name, ...(extra.metadata ?? {}) },
   spec,
   ...(extra.status ? { status: extra.status } : {}),
 });

@@ -7,8 +7,9 @@ import { isDNS1123Label } from '../../api/index.js';
 import type { FuncOptions } from '../../funcs/index.js';
 import type { KubeObject } from '../../kube/index.js';
 import { createLuaRuntime } from '../../lua/index.js';
-import { formatDiagnostics, formatJson, formatSummary, formatTable, formatYaml, runPreview } from '../../preview/index.js';
+import { PREVIEW_COLUMNS, formatDiagnostics, formatJson, formatSummary, formatYaml, previewRows, runPreview, type PreviewResult } from '../../preview/index.js';
 import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
+import { table } from '../table.js';
 
 const USAGE = `Usage:
   ripple render -f FILE... [--resource FILE]... [--cluster NAME[:K=V,...]]... [--cluster-object FILE]...
@@ -141,6 +142,12 @@ function parseCluster(s: string): { namespace: string; name: string; labels: Rec
     throw new UsageError(`--cluster wants NAME[:K=V,...] or NAMESPACE/NAME[:K=V,...] with DNS-1123 names, got ${JSON.stringify(s)}`);
   }
   return { namespace, name, labels };
+}
+
+/** formatTable prints the preview's rows, or says that nothing would happen. */
+function formatTable(r: PreviewResult): string {
+  const rows = previewRows(r);
+  return rows.length > 0 ? table(PREVIEW_COLUMNS, rows) : 'Nothing would be generated or deployed.\n';
 }
 
 export const commands: Command[] = [
