@@ -18,6 +18,7 @@ import {
   type JSONSchemaProps,
 } from './schema/index.js';
 import { objectKey, type Cluster } from './cluster.js';
+import { dropOmitEmpty } from './protobuf/decode.js';
 import { DecodeError, gvString, selectableFields, setPath, getPath, type HookContext, type ResourceDescriptor } from './resource.js';
 import { fieldTermsMatch, parseFieldSelector, parseLabelSelector, SelectorError, type FieldTerm, type LabelSelector } from './selectors.js';
 import {
@@ -159,6 +160,8 @@ export function decodeObject(scope: Scope, body: unknown, o: WriteOptions, subre
     if (e instanceof DecodeError) throw cannot(e.message);
     throw e;
   }
+  // Go: the typed round trip (decode into the Go struct, encode with omitempty) — `selector: {}` never comes back.
+  if (desc.builtin) dropOmitEmpty(expectedGv, expectedKind, out as Record<string, unknown>);
   out = desc.toStorage(out, version);
   if (desc.hooks.default) desc.hooks.default(out);
   return out;

@@ -37,6 +37,28 @@ describe('create', () => {
     assert.equal(m.generation, undefined, 'ConfigMaps do not track generation');
   });
 
+  test('built-in kinds come back as their Go types encode them: empty omitempty maps, slices and zero scalars are dropped', async () => {
+    const s = await ns();
+    const r = await api.post(`/api/v1/namespaces/${s}/services`, {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'bare', labels: {}, annotations: {} },
+      spec: { selector: {}, externalIPs: [], ports: [{ name: '', port: 80, targetPort: 8080 }], sessionAffinityConfig: { clientIP: { timeoutSeconds: 10 } } },
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.spec.selector, undefined, 'Service.spec.selector is map,omitempty');
+    assert.equal(r.json.spec.externalIPs, undefined);
+    assert.equal(r.json.metadata.labels, undefined);
+    assert.equal(r.json.metadata.annotations, undefined);
+    assert.deepEqual(r.json.spec.ports, [{ port: 80, protocol: 'TCP', targetPort: 8080 }], 'name "" is dropped inside list items too');
+    const get = await api.get(`/api/v1/namespaces/${s}/services/bare`);
+    assert.equal(get.json.spec.selector, undefined);
+    // A Role's rules is a slice without omitempty: [] stays.
+    const role = await api.post(`/apis/rbac.authorization.k8s.io/v1/namespaces/${s}/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'empty' }, rules: [] });
+    assert.equal(role.status, 201, role.text);
+    assert.deepEqual(role.json.rules, []);
+  });
+
   test('generateName appends five random characters', async () => {
     const s = await ns();
     const r = await api.post(`/api/v1/namespaces/${s}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-' } });

@@ -298,3 +298,47 @@ export function decodeProtobufObject(buf: Buffer): Record<string, unknown> {
   const obj = message(name, new Reader(raw ?? Buffer.alloc(0))) as Record<string, unknown>;
   return { apiVersion, kind, ...obj };
 }
+
+/**
+ * dropOmitEmpty removes, in place, what Go's encoding/json would not write back for a built-in kind: omitempty fields
+ * holding zero scalars, empty slices or empty maps (`selector: {}`, `ports: []`, `clusterIP: ""`), at every depth.
+ * kube-apiserver decodes a body into the typed object and encodes that, so such fields never come back; structs are
+ * never dropped. Unknown kinds (no generated message) are left alone.
+ */
+export function dropOmitEmpty(apiVersion: string, kind: string, obj: Record<string, unknown>): void {
+  const name = ROOTS[`${apiVersion}/${kind}`];
+  if (name) omitEmptyIn(name, obj);
+}
+
+function omitEmptyIn(name: string, obj: Record<string, unknown>): void {
+  const fields = MESSAGES[name];
+  if (!fields) return;
+  for (const [, json, type, flags] of fields) {
+    if (flags & 8) {
+      omitEmptyIn(type, obj);
+      continue;
+    }
+    if (!(json in obj)) continue;
+    const v = obj[json];
+    const isMap = (flags & 2) !== 0;
+    const struct = !(flags & 3) && type.startsWith('k8s.io.');
+    if (flags & 4 && !struct && (isZero(v) || (isMap && isPlainRecord(v) && Object.keys(v).length === 0))) {
+      delete obj[json];
+      continue;
+    }
+    if (isMap) {
+      const valueType = type.slice(type.indexOf(',') + 1);
+      if (MESSAGES[valueType] && isPlainRecord(v)) {
+        for (const x of Object.values(v)) if (isPlainRecord(x)) omitEmptyIn(valueType, x);
+      }
+    } else if (MESSAGES[type]) {
+      if (Array.isArray(v)) {
+        for (const x of v) if (isPlainRecord(x)) omitEmptyIn(type, x);
+      } else if (isPlainRecord(v)) omitEmptyIn(type, v);
+    }
+  }
+}
+
+function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
