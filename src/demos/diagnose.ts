@@ -31,7 +31,8 @@ export async function diagnose(mgmt: KubeClient): Promise<string[]> {
   const out: string[] = [];
   for (const c of clusters) {
     const s = c.status ?? {};
-    out.push(`SveltosCluster ${name(c)}: ready=${Boolean(s.ready)} labels=${JSON.stringify(c.metadata.labels ?? {})}${s.failureMessage ? ` failure: ${String(s.failureMessage)}` : ''}`);
+    const paused = (c.spec as { paused?: boolean } | undefined)?.paused === true ? ' PAUSED (spec.paused: nothing is deployed to it)' : '';
+    out.push(`SveltosCluster ${name(c)}: ready=${Boolean(s.ready)}${paused} labels=${JSON.stringify(c.metadata.labels ?? {})}${s.failureMessage ? ` failure: ${String(s.failureMessage)}` : ''}`);
   }
   for (const t of [...triggers, ...addons]) {
     const infos = (t.status?.clusterInfo ?? []) as { cluster?: { namespace?: string; name?: string }; status?: string; failureMessage?: string }[];

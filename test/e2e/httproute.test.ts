@@ -3,6 +3,7 @@
 // elsewhere and checks the HTTPRoutes follow — only for eng, only for port 80.
 import { strict as assert } from 'node:assert';
 import { after, before, test } from 'node:test';
+import { runCli } from '../support/run-cli.js';
 import { kubectlFor, startRippleUp, tempDataDir, until, type K8sObject, type RippleUp } from './ripple-up.js';
 
 let data: ReturnType<typeof tempDataDir>;
@@ -33,6 +34,23 @@ test('ripple up --demo httproute: an HTTPRoute per port-80 Service in namespace 
   await k.ok(['--context', 'workload', '-n', 'default', 'create', 'service', 'clusterip', 'web', '--tcp=80:8080']);
   await until('HTTPRoute for eng/api', routes, (r) => r.includes('eng/api'));
   assert.deepEqual(await routes(), ['eng/api', 'eng/my-service'], 'only port-80 Services of eng');
+
+  // ripple get reads the same state from the management cluster, like sveltosctl show addons.
+  const get = async (...args: string[]) => {
+    const r = await runCli(['get', ...args, '--kubeconfig', up.kubeconfig, '--context', 'mgmt']);
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  const addons = JSON.parse(await get('addons', '-o', 'json')) as { cluster: string; kind: string; namespace?: string; name: string; profile: string; trigger?: string; status: string }[];
+  const routeRows = addons.filter((a) => a.kind.startsWith('HTTPRoute')).map((a) => `${a.cluster} ${a.namespace}/${a.name} ${a.trigger} ${a.status}`);
+  const trigger = routeRows[0]?.split(' ')[2];
+  assert.match(trigger ?? '', /^EventTrigger\//);
+  assert.deepEqual(routeRows.sort(), [`workload/workload eng/api ${trigger} Provisioned`, `workload/workload eng/my-service ${trigger} Provisioned`]);
+  assert.match(await get('addons', '--cluster', 'workload/workload'), /HTTPRoute.*\s+eng\s+api\s+ClusterProfile\/sveltos-/);
+  assert.match(await get('clusters'), /workload\s+workload\s+true\s/);
+  assert.match(await get('eventreports'), /workload\/workload\s+\S+\s+2\s+Processed/);
+  assert.match(await get('eventtriggers'), new RegExp(`${trigger!.split('/')[1]}\\s+\\S+\\s+1\\s+1\\s+0\\s+2\\s`));
+  assert.equal((await get('profiles')).split('\n').filter((l) => l.includes(trigger!)).length, 2, 'one generated ClusterProfile per Service');
 
   await k.ok(['--context', 'workload', '-n', 'eng', 'delete', 'service', 'my-service', 'api']);
   await until('HTTPRoutes removed', routes, (r) => r.length === 0);
