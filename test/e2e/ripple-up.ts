@@ -40,7 +40,12 @@ export function tempDataDir(): { dir: string; remove(): void } {
 
 /** startRippleUp spawns `ripple up --data-dir DIR ...args`. */
 export function startRippleUp(dir: string, args: string[]): RippleUp {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'up', '--data-dir', dir, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  return startRipple(dir, ['up', '--data-dir', dir, ...args]);
+}
+
+/** startRipple spawns `ripple ...argv` in dir (any command: apiserver, manager, …); kubeconfig is DIR/kubeconfig. */
+export function startRipple(dir: string, argv: string[]): RippleUp {
+  const child: ChildProcess = spawn(process.execPath, [BIN, ...argv], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();
