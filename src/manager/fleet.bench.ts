@@ -1,0 +1,379 @@
+// fleet.bench.ts: event → add-on applied, end to end, on exactly what `ripple up` runs (embedded API server with
+// virtual clusters + the whole control plane in one process, SQLite durability 'process'), for fleets of
+// RIPPLE_FLEET_BENCH_CLUSTERS (default "10,100") managed clusters × RIPPLE_FLEET_BENCH_SERVICES (default 100)
+// matching Services each. One EventSource selects Services labelled bench=yes (collectResources), one EventTrigger
+// (oneForEvent) instantiates a ConfigMap add-on per Service from the event data and deploys it back into the
+// Service's cluster — a Service event travels agent → EventReport → event manager → ClusterProfile + instantiated
+// ConfigMap → add-on deployer → managed cluster.
+//
+// Measured per fleet size: cold converge (every Service created at once → every add-on observed in its cluster),
+// RSS/heap after it and at peak; single events one at a time (a Service's port changes → the watch on its cluster
+// delivers the add-on with the new port), split by stage; a new Service → its add-on created, and its deletion →
+// the add-on withdrawn; closed-loop churn (C workers, each changing a random Service and waiting for its add-on) and
+// open-loop load (events at a fixed rate) with p50/p99 under load. Every latency is taken from just before the write
+// to the watch event in the managed cluster (informers of the bench's own, one per cluster). Everything — the API
+// server, the control plane and the bench's clients — shares the process and its cores, so these are end-to-end
+// numbers. Targets (DESIGN.md): p50 ≤ 50 ms, p99 ≤ 250 ms with 100 clusters. Anchor: Sveltos by design — the agent
+// evaluates every 3 s and the event manager collects reports every 10 s, so an event waits 0–13 s.
+import { errorMessage, type KubeClient } from '../kube/index.js';
+import { SVELTOS_NAMESPACE } from './bootstrap.js';
+import { loadavg } from 'node:os';
+import { MemorySampler, PhaseProfiler, StageProbes, scenarioObjects, serviceObject, startFleet, BENCH_NS, type Fleet, type Observed } from './fleet-harness.js';
+
+const TARGET = { p50: 50, p99: 250 } as const;
+const ANCHOR = {
+  sveltos: 'agent 3 s batches + 10 s collection: 0–13 s per event',
+  agentBatchS: 3,
+  collectionS: 10,
+  perEventS: [0, 13],
+} as const;
+const FIELD_MANAGER = 'fleet-bench';
+
+function envInt(name: string, dflt: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name}=${v}: want a non-negative integer`);
+  return n;
+}
+
+const CONFIG = () => ({
+  sizes: (process.env.RIPPLE_FLEET_BENCH_CLUSTERS ?? '10,100').split(',').map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isInteger(n) || n < 1) throw new Error(`RIPPLE_FLEET_BENCH_CLUSTERS=${process.env.RIPPLE_FLEET_BENCH_CLUSTERS}: want cluster counts like "10,100"`);
+    return n;
+  }),
+  services: Math.max(1, envInt('RIPPLE_FLEET_BENCH_SERVICES', 100)),
+  samples: envInt('RIPPLE_FLEET_BENCH_SAMPLES', 200),
+  withdrawSamples: envInt('RIPPLE_FLEET_BENCH_WITHDRAW_SAMPLES', 30),
+  churnWorkers: Math.max(1, envInt('RIPPLE_FLEET_BENCH_CHURN_WORKERS', 16)),
+  churnEvents: envInt('RIPPLE_FLEET_BENCH_CHURN_EVENTS', 2000),
+  churnSeconds: envInt('RIPPLE_FLEET_BENCH_CHURN_SECONDS', 15),
+  loadRate: Math.max(1, envInt('RIPPLE_FLEET_BENCH_LOAD_RATE', 10)),
+  loadSeconds: envInt('RIPPLE_FLEET_BENCH_LOAD_SECONDS', 5),
+  coldTimeoutMs: envInt('RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S', 120) * 1000,
+  eventTimeoutMs: envInt('RIPPLE_FLEET_BENCH_EVENT_TIMEOUT_S', 10) * 1000,
+  /** A directory: write one CPU profile per phase there and list the hot spots in the result. */
+  profileDir: process.env.RIPPLE_FLEET_BENCH_CPU_PROFILE || undefined,
+});
+type Config = ReturnType<typeof CONFIG>;
+
+const log = (msg: string) => process.stderr.write(`  fleet: ${msg}\n`);
+const ms = (x: number) => Math.round(x * 10) / 10;
+const mib = (b: number) => Math.round(b / 2 ** 20);
+
+/** Percentiles by nearest rank over the samples (undefined fields when there are none). */
+function stats(xs: number[]): { samples: number; p50?: number; p90?: number; p99?: number; max?: number } {
+  if (xs.length === 0) return { samples: 0 };
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => ms(s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))]);
+  return { samples: s.length, p50: q(0.5), p90: q(0.9), p99: q(0.99), max: ms(s[s.length - 1]) };
+}
+
+// mulberry32: a small seeded PRNG, so every run picks the same (cluster, service) sequence.
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function pool<T>(items: readonly T[], n: number, f: (x: T) => Promise<void>): Promise<void> {
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (i < items.length) await f(items[i++]);
+    }),
+  );
+}
+
+const sleep = (t: number) => new Promise<void>((r) => setTimeout(r, t));
+
+const serviceName = (i: number) => `svc-${String(i).padStart(3, '0')}`;
+
+/** Churn drives port changes: each picks a Service not already changing and a port it does not carry. */
+class Churn {
+  private readonly rand = prng(0x5eed);
+  private readonly busy = new Set<string>();
+  private readonly ports = new Map<string, number>();
+  private next = 20_000;
+
+  constructor(
+    private readonly f: Fleet,
+    private readonly services: number,
+  ) {}
+
+  pick(): { cluster: string; service: string } {
+    for (;;) {
+      const cluster = this.f.clusters[Math.floor(this.rand() * this.f.clusters.length)];
+      const service = serviceName(Math.floor(this.rand() * this.services));
+      if (!this.busy.has(`${cluster}/${service}`)) return { cluster, service };
+    }
+  }
+
+  /** change sets a new port on one Service; resolves with the write's start/end and when its add-on carried it. */
+  async change(cluster: string, service: string, timeoutMs: number): Promise<{ start: number; written: number; seen: Observed }> {
+    const key = `${cluster}/${service}`;
+    this.busy.add(key);
+    try {
+      let port = this.next++;
+      if (this.next > 60_000) this.next = 20_000;
+      if (port === this.ports.get(key)) port = this.next++;
+      this.ports.set(key, port);
+      const want = String(port);
+      const seen = this.f.addons.until(cluster, service, (p) => p === want, timeoutMs);
+      const start = performance.now();
+      await this.f.client(cluster).patch({ apiVersion: 'v1', kind: 'Service', namespace: BENCH_NS, name: service }, 'merge', {
+        spec: { ports: [{ name: 'http', port, protocol: 'TCP' }] },
+      });
+      const written = performance.now();
+      return { start, written, seen: await seen };
+    } finally {
+      this.busy.delete(key);
+    }
+  }
+}
+
+async function reconciles(f: Fleet): Promise<number> {
+  const m = f.embedded.manager.metrics.getSingleMetric('ripple_reconcile_total');
+  if (!m) return 0;
+  return (await m.get()).values.reduce((a, v) => a + v.value, 0);
+}
+
+/** settle waits until the control plane stops reconciling (status tails of a burst), at most capMs. */
+async function settle(f: Fleet, capMs: number): Promise<number> {
+  const t0 = performance.now();
+  let prev = -1;
+  for (let cur = await reconciles(f); cur !== prev && performance.now() - t0 < capMs; prev = cur, cur = await reconciles(f)) await sleep(1000);
+  return performance.now() - t0;
+}
+
+async function waitForReports(mgmt: KubeClient, n: number, timeoutMs: number): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    const { items } = await mgmt.list({ apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventReport' }, { labelSelector: 'projectsveltos.io/eventsource-name=bench-services' });
+    if (items.length >= n || performance.now() - t0 > timeoutMs) return items.length;
+    await sleep(100);
+  }
+}
+
+async function measureFleet(n: number, cfg: Config): Promise<Record<string, unknown>> {
+  const S = cfg.services;
+  const out: Record<string, unknown> = { clusters: n, services: S, servicesTotal: n * S };
+  const mem = new MemorySampler();
+  const prof = new PhaseProfiler(cfg.profileDir);
+  const profiles: Record<string, unknown> = {};
+  // Other processes on the machine share its cores: the load average says how much.
+  out.loadAverage1mBefore = Math.round(loadavg()[0] * 100) / 100;
+  const t0 = performance.now();
+  let f: Fleet | undefined;
+  let probes: StageProbes | undefined;
+  try {
+    f = await startFleet(n, log);
+    const fleet = f;
+    for (const o of scenarioObjects()) await fleet.embedded.mgmt.apply(o, { fieldManager: FIELD_MANAGER, force: true });
+    const reports = await waitForReports(fleet.embedded.mgmt, n, 30_000);
+    if (reports < n) log(`only ${reports} of ${n} EventReports appeared before the Services (continuing)`);
+    out.setupMs = Math.round(performance.now() - t0);
+    const idle = mem.sample();
+    out.idleMemory = { rssMiB: mib(idle.rss), heapUsedMiB: mib(idle.heapUsed) };
+    log(`${n} clusters: setup ${out.setupMs} ms, idle RSS ${mib(idle.rss)} MiB`);
+
+    // Phase 1: cold converge — every Service created at once.
+    const pairs = fleet.clusters.flatMap((cluster) => Array.from({ length: S }, (_, i) => ({ cluster, i })));
+    const all = fleet.addons.untilCount(pairs.length, cfg.coldTimeoutMs);
+    await prof.begin();
+    const c0 = performance.now();
+    await pool(pairs, 32, async ({ cluster, i }) => {
+      await fleet.client(cluster).create(serviceObject(serviceName(i), 10_000 + i));
+    });
+    const created = performance.now() - c0;
+    const done = await all;
+    const afterCold = mem.sample();
+    profiles.cold = await prof.end(`fleet-${n}-cold`);
+    const cold: Record<string, unknown> = { createMs: Math.round(created), createsPerSec: Math.round(pairs.length / (created / 1000)) };
+    out.coldConverge = cold;
+    out.memoryAfterConverge = { rssMiB: mib(afterCold.rss), heapUsedMiB: mib(afterCold.heapUsed), heapTotalMiB: mib(afterCold.heapTotal), externalMiB: mib(afterCold.external) };
+    if (done === undefined) {
+      cold.timedOut = true;
+      cold.addonsObserved = fleet.addons.count();
+      out.error = `cold converge timed out after ${cfg.coldTimeoutMs / 1000} s with ${fleet.addons.count()} of ${pairs.length} add-ons applied`;
+      log(String(out.error));
+      return out;
+    }
+    out.coldConvergeMs = Math.round(done - c0);
+    cold.ms = out.coldConvergeMs;
+    cold.addonsPerSec = Math.round(pairs.length / ((done - c0) / 1000));
+    log(`cold converge ${out.coldConvergeMs} ms (creates ${Math.round(created)} ms), RSS ${mib(afterCold.rss)} MiB, heap ${mib(afterCold.heapUsed)} MiB`);
+    cold.statusSettledAfterMs = Math.round(await settle(fleet, 60_000));
+
+    // Phase 2a: single events, one at a time — a port change → the add-on carries the new port.
+    probes = await StageProbes.start(fleet.embedded.mgmt, SVELTOS_NAMESPACE);
+    const churn = new Churn(fleet, S);
+    const lat: number[] = [];
+    const afterWrite: number[] = [];
+    const stage = { serviceToReport: [] as number[], reportToInstantiated: [] as number[], instantiatedToApplied: [] as number[] };
+    let timedOut = 0;
+    await prof.begin();
+    for (let k = 0; k < cfg.samples; k++) {
+      const { cluster, service } = churn.pick();
+      probes.arm(cluster, service);
+      const r = await churn.change(cluster, service, cfg.eventTimeoutMs);
+      if (r.seen === undefined) {
+        timedOut++;
+        continue;
+      }
+      lat.push(r.seen - r.start);
+      afterWrite.push(r.seen - r.written);
+      const st = probes.read(cluster, service);
+      if (st.report !== undefined && st.instantiated !== undefined && st.report <= st.instantiated && st.instantiated <= r.seen) {
+        stage.serviceToReport.push(st.report - r.start);
+        stage.reportToInstantiated.push(st.instantiated - st.report);
+        stage.instantiatedToApplied.push(r.seen - st.instantiated);
+      }
+    }
+    profiles.singleEvent = await prof.end(`fleet-${n}-single`);
+    const single = stats(lat);
+    out.singleEvent = {
+      ...single,
+      timedOut,
+      fromWriteReturned: stats(afterWrite),
+      // Where the time goes (management-cluster watches): agent (Service → EventReport written), event manager
+      // (→ instantiated ConfigMap written), add-on deployer (→ add-on in the managed cluster), p50/p99 each.
+      stagesMs: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, { p50: stats(v).p50, p99: stats(v).p99 }])),
+    };
+    log(`single event: p50 ${single.p50} ms, p99 ${single.p99} ms, max ${single.max} ms (${lat.length} samples, ${timedOut} timed out)`);
+
+    // Phase 2b: a new Service → its add-on appears; the Service deleted → the add-on is withdrawn.
+    const createLat: number[] = [];
+    const withdrawLat: number[] = [];
+    const profileLat: number[] = [];
+    let wTimedOut = 0;
+    const rand = prng(0xadd);
+    for (let k = 0; k < cfg.withdrawSamples; k++) {
+      const cluster = fleet.clusters[Math.floor(rand() * fleet.clusters.length)];
+      const service = `new-${k}`;
+      const port = String(30_000 + k);
+      probes.arm(cluster, service);
+      const appear = fleet.addons.until(cluster, service, (p) => p === port, cfg.eventTimeoutMs);
+      const s0 = performance.now();
+      await fleet.client(cluster).create(serviceObject(service, 30_000 + k));
+      const seen = await appear;
+      if (seen === undefined) {
+        wTimedOut++;
+      } else {
+        createLat.push(seen - s0);
+        const p = probes.read(cluster, service).profile;
+        if (p !== undefined) profileLat.push(p - s0);
+      }
+      const gone = fleet.addons.until(cluster, service, (p) => p === undefined, cfg.eventTimeoutMs);
+      const d0 = performance.now();
+      await fleet.client(cluster).delete({ apiVersion: 'v1', kind: 'Service', namespace: BENCH_NS, name: service });
+      const away = await gone;
+      if (away === undefined) wTimedOut++;
+      else withdrawLat.push(away - d0);
+    }
+    out.newService = { ...stats(createLat), serviceToClusterProfileMs: { p50: stats(profileLat).p50, p99: stats(profileLat).p99 } };
+    out.withdraw = { ...stats(withdrawLat), timedOut: wTimedOut };
+    log(`new service → add-on p50 ${stats(createLat).p50} ms; withdraw p50 ${stats(withdrawLat).p50} ms, p99 ${stats(withdrawLat).p99} ms`);
+    probes.stop();
+    probes = undefined;
+    await settle(fleet, 20_000);
+
+    // Phase 2c: closed-loop churn — C workers, each changing a random Service and waiting for its add-on.
+    const churnLat: number[] = [];
+    let cTimedOut = 0;
+    let issued = 0;
+    await prof.begin();
+    const ch0 = performance.now();
+    await Promise.all(
+      Array.from({ length: cfg.churnWorkers }, async () => {
+        while (issued < cfg.churnEvents && performance.now() - ch0 < cfg.churnSeconds * 1000) {
+          issued++;
+          const { cluster, service } = churn.pick();
+          const r = await churn.change(cluster, service, cfg.eventTimeoutMs);
+          if (r.seen === undefined) cTimedOut++;
+          else churnLat.push(r.seen - r.start);
+        }
+      }),
+    );
+    const churnS = (performance.now() - ch0) / 1000;
+    profiles.churn = await prof.end(`fleet-${n}-churn`);
+    const cs = stats(churnLat);
+    out.churn = { workers: cfg.churnWorkers, events: churnLat.length, seconds: ms(churnS), eventsPerSec: Math.round(churnLat.length / churnS), p50: cs.p50, p90: cs.p90, p99: cs.p99, max: cs.max, timedOut: cTimedOut };
+    log(`churn (${cfg.churnWorkers} workers): ${Math.round(churnLat.length / churnS)} events/s, p50 ${cs.p50} ms, p99 ${cs.p99} ms`);
+    await settle(fleet, 20_000);
+
+    // Phase 2d: open-loop load — events issued at a fixed rate whatever the latency (no coordinated omission).
+    const loadLat: number[] = [];
+    let lTimedOut = 0;
+    const pending: Promise<void>[] = [];
+    const total = cfg.loadRate * cfg.loadSeconds;
+    const l0 = performance.now();
+    for (let k = 0; k < total; k++) {
+      const due = l0 + (k * 1000) / cfg.loadRate;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      const { cluster, service } = churn.pick();
+      pending.push(
+        churn.change(cluster, service, cfg.eventTimeoutMs).then((r) => {
+          if (r.seen === undefined) lTimedOut++;
+          else loadLat.push(r.seen - r.start);
+        }),
+      );
+    }
+    await Promise.all(pending);
+    const ls = stats(loadLat);
+    const issuedS = Math.max(1e-3, (performance.now() - l0) / 1000);
+    out.load = { ratePerSec: cfg.loadRate, events: loadLat.length, achievedPerSec: Math.round(loadLat.length / issuedS), p50: ls.p50, p90: ls.p90, p99: ls.p99, max: ls.max, timedOut: lTimedOut };
+    log(`open-loop ${cfg.loadRate}/s: p50 ${ls.p50} ms, p99 ${ls.p99} ms`);
+
+    out.targets = {
+      p50: TARGET.p50,
+      p99: TARGET.p99,
+      met: single.p50 !== undefined && single.p99 !== undefined && single.p50 <= TARGET.p50 && single.p99 <= TARGET.p99 && timedOut === 0,
+      metUnderLoad: ls.p50 !== undefined && ls.p99 !== undefined && ls.p50 <= TARGET.p50 && ls.p99 <= TARGET.p99 && lTimedOut === 0,
+    };
+    if (single.p50 !== undefined) out.vsAnchor = { sveltosMidpointMs: 6500, speedupAtP50: Math.round(6500 / single.p50) };
+    return out;
+  } catch (err) {
+    out.error = errorMessage(err);
+    log(`error: ${out.error}`);
+    return out;
+  } finally {
+    probes?.stop();
+    await prof.end(`fleet-${n}-aborted`).catch(() => undefined);
+    if (Object.keys(profiles).length > 0) out.cpuProfiles = profiles;
+    out.loadAverage1mAfter = Math.round(loadavg()[0] * 100) / 100;
+    const end = mem.sample();
+    mem.stop();
+    out.memoryPeak = { rssMiB: mib(mem.peakRss), heapUsedMiB: mib(mem.peakHeap) };
+    out.memoryEnd = { rssMiB: mib(end.rss), heapUsedMiB: mib(end.heapUsed) };
+    const s0 = performance.now();
+    if (f) await f.stop();
+    out.stopMs = Math.round(performance.now() - s0);
+    out.totalMs = Math.round(performance.now() - t0);
+  }
+}
+
+/** bench runs the scenario described in the file comment for every configured fleet size. */
+export async function bench(): Promise<Record<string, unknown>> {
+  const cfg = CONFIG();
+  const fleets: Record<string, unknown> = {};
+  for (const n of cfg.sizes) {
+    log(`--- ${n} clusters × ${cfg.services} Services`);
+    fleets[`clusters_${n}`] = await measureFleet(n, cfg);
+  }
+  return {
+    scenario:
+      'EventSource (Services labelled bench=yes, collectResources) + EventTrigger (oneForEvent) → one instantiated ConfigMap add-on per Service, deployed into its cluster; `ripple up` in-process, durability process',
+    targets: TARGET,
+    anchor: ANCHOR,
+    config: { ...cfg, coldTimeoutMs: undefined, eventTimeoutMs: undefined, coldTimeoutS: cfg.coldTimeoutMs / 1000, eventTimeoutS: cfg.eventTimeoutMs / 1000 },
+    fleets,
+  };
+}
