@@ -55,3 +55,11 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
     throw err;
   }
 }
+
+/** portFlag parses an optional `--NAME P` port value (0–65535; 0 means any free port), or throws a UsageError. */
+export function portFlag(name: string, value: string | undefined, { min = 0 } = {}): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min || n > 65535) throw new UsageError(`--${name} must be a port number, not ${JSON.stringify(value)}`);
+  return n;
+}

@@ -7,7 +7,7 @@ import { isDNS1123Label, isDNS1123Subdomain, type ClusterType } from '../../api/
 import { ClusterRegistry } from '../../clusters/index.js';
 import { EventRecorder, InformerFactory, KubeClient, KubeConfigError, errorMessage, loadKubeConfig } from '../../kube/index.js';
 import { createLogger, createMetricsRegistry, serveMetrics, type Logger } from '../../obs/index.js';
-import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 
 const AGENT_USAGE = `Usage: ripple agent --cluster-namespace NS --cluster-name NAME [--cluster-type Sveltos|Capi]
                     [--kubeconfig FILE] [--context CTX]
@@ -108,13 +108,6 @@ function parseCoalesce(v: string | undefined): number | undefined {
   return n;
 }
 
-function parsePort(v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`--metrics-port must be a port number, not ${JSON.stringify(v)}`);
-  return n;
-}
-
 /** kubeConfigFrom loads --kubeconfig, or the default chain ($KUBECONFIG, ~/.kube/config, in-cluster). */
 function kubeConfigFrom(file: string | undefined, context: string | undefined): KubeConfig {
   if (file) return loadKubeConfig({ file, context });
@@ -188,7 +181,7 @@ export const commands: Command[] = [
       if (runMode !== 'send-reports' && runMode !== 'do-not-send-reports') throw new UsageError(`--run-mode must be send-reports or do-not-send-reports, not ${JSON.stringify(runMode)}`);
       if (runMode === 'send-reports' && !values['mgmt-kubeconfig']) throw new UsageError('--run-mode send-reports needs --mgmt-kubeconfig (the scoped management-cluster credential)');
       const coalesceMs = parseCoalesce(values['coalesce-ms']);
-      const metricsPort = parsePort(values['metrics-port']);
+      const metricsPort = portFlag('metrics-port', values['metrics-port'], { min: 1 });
       const level = parseLevel(values['log-level']);
       const cmd = 'ripple agent';
 
@@ -271,7 +264,7 @@ export const commands: Command[] = [
       const mode = (values.mode ?? 'agentless') as DeliveryMode;
       if (!['agentless', 'push', 'collect'].includes(mode)) throw new UsageError(`--mode must be agentless, push or collect, not ${JSON.stringify(values.mode)}`);
       const coalesceMs = parseCoalesce(values['coalesce-ms']);
-      const metricsPort = parsePort(values['metrics-port']);
+      const metricsPort = portFlag('metrics-port', values['metrics-port'], { min: 1 });
       const level = parseLevel(values['log-level']);
       const cmd = 'ripple agent manager';
       let mgmt: KubeClient;

@@ -1,5 +1,5 @@
 // apiserver: runs the embedded Kubernetes-compatible API server until interrupted.
-import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { startApiServer, validateClusterName, type ApiServer, type Durability, type Logger } from '../../apiserver/index.js';
 
 const USAGE = `Usage: ripple apiserver --data-dir DIR [--port P] [--cluster NAME]... [--load-balancer NAME[=POOL]]...
@@ -67,11 +67,7 @@ export const commands: Command[] = [
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const dataDir = values['data-dir'];
       if (!dataDir) throw new UsageError('--data-dir is required');
-      let port: number | undefined;
-      if (values.port !== undefined) {
-        port = Number(values.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not ${JSON.stringify(values.port)}`);
-      }
+      const port = portFlag('port', values.port);
       const durability = values.durability ?? 'process';
       if (!['process', 'power', 'normal', 'full'].includes(durability)) throw new UsageError('--durability must be "process" or "power"');
       const level = (values['log-level'] ?? 'info') as (typeof LEVELS)[number];

@@ -17,7 +17,7 @@ import {
 } from '../../kube/index.js';
 import { AGENT_MODES, SVELTOS_NAMESPACE, ensureNamespace, installCrds, registerManagementCluster, startManager, type AgentMode, type Manager } from '../../manager/index.js';
 import { createLogger } from '../../obs/index.js';
-import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 
 const USAGE = `Usage: ripple manager [--kubeconfig FILE] [--context CTX] [--install-crds] [--register-management-cluster]
                       [--agent-mode agentless|collect] [--metrics-port P] [--metrics-address ADDR]
@@ -120,11 +120,7 @@ export const commands: Command[] = [
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const agentMode = (values['agent-mode'] ?? 'agentless') as AgentMode;
       if (!AGENT_MODES.includes(agentMode)) throw new UsageError(`--agent-mode must be ${AGENT_MODES.join(' or ')}, not ${JSON.stringify(values['agent-mode'])}`);
-      let metricsPort: number | undefined;
-      if (values['metrics-port'] !== undefined) {
-        metricsPort = Number(values['metrics-port']);
-        if (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535) throw new UsageError(`--metrics-port must be a port number, not ${JSON.stringify(values['metrics-port'])}`);
-      }
+      const metricsPort = portFlag('metrics-port', values['metrics-port']);
       const level = (values['log-level'] ?? 'info') as Level;
       if (!LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
       if (values['leader-elect-namespace'] !== undefined && !values['leader-elect']) throw new UsageError('--leader-elect-namespace needs --leader-elect');

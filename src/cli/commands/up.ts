@@ -10,7 +10,7 @@ import { DEMOS, SeedError, demoVariant, formatMs, loadSeedDocs, runDemo, type De
 import { errorMessage } from '../../kube/index.js';
 import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
-import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 
 const DEMO_LIST = Object.values(DEMOS)
   .map((d) => `  ${d.name.padEnd(15)} ${d.title} (seed ${d.seeds.join(', ')})`)
@@ -188,11 +188,7 @@ export const commands: Command[] = [
         return ExitCode.Ok;
       }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-      let port: number | undefined;
-      if (values.port !== undefined) {
-        port = Number(values.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not ${JSON.stringify(values.port)}`);
-      }
+      const port = portFlag('port', values.port);
       const level = values['log-level'] as Level | undefined;
       if (level !== undefined && !LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
       let timeoutMs: number | undefined;
