@@ -31,3 +31,16 @@ test('bin/ripple.js runs from source', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^ripple \d+\.\d+\.\d+/);
 });
+
+test('a command group: --help lists its subcommands (exit 0); alone or with an unknown word it exits 2', async () => {
+  const help = await runCli(['get', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^Usage: ripple get <subcommand>/);
+  assert.match(help.stdout, /ripple get addons {9}List what is deployed where/);
+  const alone = await runCli(['show']);
+  assert.equal(alone.code, 2);
+  assert.match(alone.stderr, /"ripple show" needs a subcommand:\n {2}ripple show addons/);
+  const unknown = await runCli(['get', 'pods']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /"ripple get" has no subcommand "pods"/);
+});

@@ -66,12 +66,17 @@ export async function main(
   if (!found) {
     // A group word alone (`ripple get`) lists its subcommands.
     const group = commands.filter((c) => c.path[0] === argv[0]);
-    if (group.length > 0 && argv.length >= 1) {
-      io.stderr.write(
-        `ripple: "${argv.join(' ')}" needs a subcommand:\n` +
-          group.map((c) => `  ripple ${c.path.join(' ')}  ${c.summary}`).join('\n') +
-          '\n',
-      );
+    if (group.length > 0) {
+      // `ripple get --help` lists the subcommands on stdout (exit 0); `ripple get` or `ripple get nope` on stderr.
+      const width = Math.max(...group.map((c) => c.path.join(' ').length));
+      const list = group.map((c) => `  ripple ${c.path.join(' ').padEnd(width)}  ${c.summary}`).join('\n');
+      const help = argv.length === 2 && (argv[1] === '--help' || argv[1] === '-h');
+      if (help) {
+        io.stdout.write(`Usage: ripple ${argv[0]} <subcommand> [flags]\n\nSubcommands:\n${list}\n\nRun \`ripple ${argv[0]} <subcommand> --help\` for its flags.\n`);
+        return ExitCode.Ok;
+      }
+      const what = argv.length === 1 ? `"ripple ${argv[0]}" needs a subcommand` : `"ripple ${argv[0]}" has no subcommand "${argv[1]}"`;
+      io.stderr.write(`ripple: ${what}:\n${list}\n`);
     } else {
       io.stderr.write(`ripple: unknown command "${argv[0]}". Run \`ripple --help\` to list commands.\n`);
     }
