@@ -91,6 +91,12 @@ async function pool<T>(items: readonly T[], n: number, f: (x: T) => Promise<void
   );
 }
 
+/** cpuMs is the process' CPU time (user + system, all threads) since an earlier process.cpuUsage(), in ms. */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+};
+
 const sleep = (t: number) => new Promise<void>((r) => setTimeout(r, t));
 
 const serviceName = (i: number) => `svc-${String(i).padStart(3, '0')}`;
@@ -187,20 +193,27 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const pairs = fleet.clusters.flatMap((cluster) => Array.from({ length: S }, (_, i) => ({ cluster, i })));
     const all = fleet.addons.untilCount(pairs.length, cfg.coldTimeoutMs);
     await prof.begin();
+    const cpuCold = process.cpuUsage();
     const c0 = performance.now();
+    let createdCount = 0;
     await pool(pairs, 32, async ({ cluster, i }) => {
+      // Past the deadline the phase has failed anyway: stop adding load.
+      if (performance.now() - c0 > cfg.coldTimeoutMs) return;
       await fleet.client(cluster).create(serviceObject(serviceName(i), 10_000 + i));
+      createdCount++;
     });
     const created = performance.now() - c0;
     const done = await all;
     const afterCold = mem.sample();
     profiles.cold = await prof.end(`fleet-${n}-cold`);
-    const cold: Record<string, unknown> = { createMs: Math.round(created), createsPerSec: Math.round(pairs.length / (created / 1000)) };
+    const cold: Record<string, unknown> = { createMs: Math.round(created), createsPerSec: Math.round(createdCount / (created / 1000)) };
     out.coldConverge = cold;
     out.memoryAfterConverge = { rssMiB: mib(afterCold.rss), heapUsedMiB: mib(afterCold.heapUsed), heapTotalMiB: mib(afterCold.heapTotal), externalMiB: mib(afterCold.external) };
     if (done === undefined) {
       cold.timedOut = true;
+      cold.servicesCreated = createdCount;
       cold.addonsObserved = fleet.addons.count();
+      cold.cpuMsPerAddon = Math.round((cpuMs(cpuCold) / Math.max(1, fleet.addons.count())) * 10) / 10;
       out.error = `cold converge timed out after ${cfg.coldTimeoutMs / 1000} s with ${fleet.addons.count()} of ${pairs.length} add-ons applied`;
       log(String(out.error));
       return out;
@@ -210,6 +223,12 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     cold.addonsPerSec = Math.round(pairs.length / ((done - c0) / 1000));
     log(`cold converge ${out.coldConvergeMs} ms (creates ${Math.round(created)} ms), RSS ${mib(afterCold.rss)} MiB, heap ${mib(afterCold.heapUsed)} MiB`);
     cold.statusSettledAfterMs = Math.round(await settle(fleet, 60_000));
+    cold.cpuMsPerService = Math.round((cpuMs(cpuCold) / pairs.length) * 10) / 10;
+    // A settled fleet should cost (almost) nothing: the process' CPU while nothing happens.
+    const q = process.cpuUsage();
+    const q0 = performance.now();
+    await sleep(3000);
+    out.quietCpuPct = Math.round((cpuMs(q) / (performance.now() - q0)) * 1000) / 10;
 
     // Phase 2a: single events, one at a time — a port change → the add-on carries the new port.
     probes = await StageProbes.start(fleet.embedded.mgmt, SVELTOS_NAMESPACE);
@@ -219,6 +238,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const stage = { serviceToReport: [] as number[], reportToInstantiated: [] as number[], instantiatedToApplied: [] as number[] };
     let timedOut = 0;
     await prof.begin();
+    const cpuSingle = process.cpuUsage();
     for (let k = 0; k < cfg.samples; k++) {
       const { cluster, service } = churn.pick();
       probes.arm(cluster, service);
@@ -236,11 +256,14 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
         stage.instantiatedToApplied.push(r.seen - st.instantiated);
       }
     }
+    const singleCpu = cpuMs(cpuSingle);
     profiles.singleEvent = await prof.end(`fleet-${n}-single`);
     const single = stats(lat);
     out.singleEvent = {
       ...single,
       timedOut,
+      // Process CPU (all threads) per event, one event at a time: what one Service change costs the whole pipeline.
+      cpuMsPerEvent: Math.round((singleCpu / Math.max(1, cfg.samples)) * 10) / 10,
       fromWriteReturned: stats(afterWrite),
       // Where the time goes (management-cluster watches): agent (Service → EventReport written), event manager
       // (→ instantiated ConfigMap written), add-on deployer (→ add-on in the managed cluster), p50/p99 each.
@@ -347,6 +370,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
   } finally {
     probes?.stop();
     await prof.end(`fleet-${n}-aborted`).catch(() => undefined);
+    for (const [k, v] of Object.entries(profiles)) if (v === undefined) delete profiles[k];
     if (Object.keys(profiles).length > 0) out.cpuProfiles = profiles;
     out.loadAverage1mAfter = Math.round(loadavg()[0] * 100) / 100;
     const end = mem.sample();
