@@ -225,10 +225,12 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     cold.statusSettledAfterMs = Math.round(await settle(fleet, 60_000));
     cold.cpuMsPerService = Math.round((cpuMs(cpuCold) / pairs.length) * 10) / 10;
     // A settled fleet should cost (almost) nothing: the process' CPU while nothing happens.
+    await prof.begin();
     const q = process.cpuUsage();
     const q0 = performance.now();
     await sleep(3000);
     out.quietCpuPct = Math.round((cpuMs(q) / (performance.now() - q0)) * 1000) / 10;
+    profiles.quiet = await prof.end(`fleet-${n}-quiet`);
 
     // Phase 2a: single events, one at a time — a port change → the add-on carries the new port.
     probes = await StageProbes.start(fleet.embedded.mgmt, SVELTOS_NAMESPACE);
@@ -275,6 +277,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const createLat: number[] = [];
     const withdrawLat: number[] = [];
     const profileLat: number[] = [];
+    let newTimedOut = 0;
     let wTimedOut = 0;
     const rand = prng(0xadd);
     for (let k = 0; k < cfg.withdrawSamples; k++) {
@@ -287,12 +290,14 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       await fleet.client(cluster).create(serviceObject(service, 30_000 + k));
       const seen = await appear;
       if (seen === undefined) {
-        wTimedOut++;
-      } else {
-        createLat.push(seen - s0);
-        const p = probes.read(cluster, service).profile;
-        if (p !== undefined) profileLat.push(p - s0);
+        // Never applied: there is no withdrawal to time (the Service is still deleted, untimed).
+        newTimedOut++;
+        await fleet.client(cluster).delete({ apiVersion: 'v1', kind: 'Service', namespace: BENCH_NS, name: service });
+        continue;
       }
+      createLat.push(seen - s0);
+      const p = probes.read(cluster, service).profile;
+      if (p !== undefined) profileLat.push(p - s0);
       const gone = fleet.addons.until(cluster, service, (p) => p === undefined, cfg.eventTimeoutMs);
       const d0 = performance.now();
       await fleet.client(cluster).delete({ apiVersion: 'v1', kind: 'Service', namespace: BENCH_NS, name: service });
@@ -300,7 +305,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       if (away === undefined) wTimedOut++;
       else withdrawLat.push(away - d0);
     }
-    out.newService = { ...stats(createLat), serviceToClusterProfileMs: { p50: stats(profileLat).p50, p99: stats(profileLat).p99 } };
+    out.newService = { ...stats(createLat), timedOut: newTimedOut, serviceToClusterProfileMs: { p50: stats(profileLat).p50, p99: stats(profileLat).p99 } };
     out.withdraw = { ...stats(withdrawLat), timedOut: wTimedOut };
     log(`new service → add-on p50 ${stats(createLat).p50} ms; withdraw p50 ${stats(withdrawLat).p50} ms, p99 ${stats(withdrawLat).p99} ms`);
     probes.stop();
@@ -309,7 +314,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
 
     // Phase 2c: closed-loop churn — C workers, each changing a random Service and waiting for its add-on.
     const churnLat: number[] = [];
-    let cTimedOut = 0;
+    let churnTimedOut = 0;
     let issued = 0;
     await prof.begin();
     const ch0 = performance.now();
@@ -319,7 +324,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
           issued++;
           const { cluster, service } = churn.pick();
           const r = await churn.change(cluster, service, cfg.eventTimeoutMs);
-          if (r.seen === undefined) cTimedOut++;
+          if (r.seen === undefined) churnTimedOut++;
           else churnLat.push(r.seen - r.start);
         }
       }),
@@ -327,7 +332,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const churnS = (performance.now() - ch0) / 1000;
     profiles.churn = await prof.end(`fleet-${n}-churn`);
     const cs = stats(churnLat);
-    out.churn = { workers: cfg.churnWorkers, events: churnLat.length, seconds: ms(churnS), eventsPerSec: Math.round(churnLat.length / churnS), p50: cs.p50, p90: cs.p90, p99: cs.p99, max: cs.max, timedOut: cTimedOut };
+    out.churn = { workers: cfg.churnWorkers, events: churnLat.length, seconds: ms(churnS), eventsPerSec: Math.round(churnLat.length / churnS), p50: cs.p50, p90: cs.p90, p99: cs.p99, max: cs.max, timedOut: churnTimedOut };
     log(`churn (${cfg.churnWorkers} workers): ${Math.round(churnLat.length / churnS)} events/s, p50 ${cs.p50} ms, p99 ${cs.p99} ms`);
     await settle(fleet, 20_000);
 
