@@ -144,6 +144,26 @@ class Churn {
   }
 }
 
+/** metricBy sums a metric's values by the given labels (e.g. reconciles by controller and result). */
+async function metricBy(f: Fleet, name: string, labels: string[]): Promise<Record<string, number>> {
+  const m = f.embedded.manager.metrics.getSingleMetric(name);
+  const out: Record<string, number> = {};
+  if (!m) return out;
+  for (const v of (await m.get()).values) {
+    if (v.value === 0) continue;
+    const k = labels.map((l) => String(v.labels[l] ?? '')).join('/');
+    out[k] = (out[k] ?? 0) + v.value;
+  }
+  return out;
+}
+
+/** delta subtracts an earlier metricBy reading from a later one (keys that did not change are left out). */
+function delta(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(b)) if (v - (a[k] ?? 0) !== 0) out[k] = v - (a[k] ?? 0);
+  return out;
+}
+
 async function reconciles(f: Fleet): Promise<number> {
   const m = f.embedded.manager.metrics.getSingleMetric('ripple_reconcile_total');
   if (!m) return 0;
@@ -222,7 +242,12 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     cold.ms = out.coldConvergeMs;
     cold.addonsPerSec = Math.round(pairs.length / ((done - c0) / 1000));
     log(`cold converge ${out.coldConvergeMs} ms (creates ${Math.round(created)} ms), RSS ${mib(afterCold.rss)} MiB, heap ${mib(afterCold.heapUsed)} MiB`);
+    // What the control plane still does once every add-on is applied: queue depths, then reconciles until it settles.
+    cold.queueDepthAtConverge = await metricBy(fleet, 'ripple_workqueue_depth', ['controller']);
+    const r0 = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
     cold.statusSettledAfterMs = Math.round(await settle(fleet, 60_000));
+    cold.reconcilesWhileSettling = delta(r0, await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']));
+    const rq = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
     cold.cpuMsPerService = Math.round((cpuMs(cpuCold) / pairs.length) * 10) / 10;
     // A settled fleet should cost (almost) nothing: the process' CPU while nothing happens.
     await prof.begin();
@@ -230,6 +255,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const q0 = performance.now();
     await sleep(3000);
     out.quietCpuPct = Math.round((cpuMs(q) / (performance.now() - q0)) * 1000) / 10;
+    out.quietReconciles = delta(rq, await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']));
     profiles.quiet = await prof.end(`fleet-${n}-quiet`);
 
     // Phase 2a: single events, one at a time — a port change → the add-on carries the new port.
