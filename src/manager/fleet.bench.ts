@@ -246,7 +246,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       cold.timedOut = true;
       cold.servicesCreated = createdCount;
       cold.addonsObserved = fleet.addons.count();
-      cold.cpuMsPerAddon = Math.round((cpuMs(cpuCold) / Math.max(1, fleet.addons.count())) * 10) / 10;
+      cold.cpuMsPerAppliedAddon = Math.round((cpuMs(cpuCold) / Math.max(1, fleet.addons.count())) * 10) / 10;
       out.error = `cold converge timed out after ${cfg.coldTimeoutMs / 1000} s with ${fleet.addons.count()} of ${pairs.length} add-ons applied`;
       log(String(out.error));
       return out;
