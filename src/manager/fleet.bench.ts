@@ -15,6 +15,13 @@
 // server, the control plane and the bench's clients — shares the process and its cores, so these are end-to-end
 // numbers. Targets (DESIGN.md): p50 ≤ 50 ms, p99 ≤ 250 ms with 100 clusters. Anchor: Sveltos by design — the agent
 // evaluates every 3 s and the event manager collects reports every 10 s, so an event waits 0–13 s.
+//
+// Diagnostics: the process' CPU per event (one at a time) and while quiet, work-queue depths when the last add-on
+// lands and the reconciles until the control plane settles, by controller. RIPPLE_FLEET_BENCH_CPU_PROFILE=DIR writes
+// a CPU profile per phase (cold, quiet, single, churn) and adds its hot spots to the result. Every wait is capped
+// (RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S, _EVENT_TIMEOUT_S, _SETTLE_TIMEOUT_S): a fleet that does not converge in time
+// reports `error` and what it reached instead of hanging. Other knobs: _SAMPLES, _WITHDRAW_SAMPLES, _CHURN_WORKERS,
+// _CHURN_EVENTS, _CHURN_SECONDS, _LOAD_RATE, _LOAD_SECONDS.
 import { errorMessage, type KubeClient } from '../kube/index.js';
 import { SVELTOS_NAMESPACE } from './bootstrap.js';
 import { loadavg } from 'node:os';
@@ -53,6 +60,8 @@ const CONFIG = () => ({
   loadSeconds: envInt('RIPPLE_FLEET_BENCH_LOAD_SECONDS', 5),
   coldTimeoutMs: envInt('RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S', 120) * 1000,
   eventTimeoutMs: envInt('RIPPLE_FLEET_BENCH_EVENT_TIMEOUT_S', 10) * 1000,
+  /** How long the control plane may keep reconciling after the cold converge before events are measured anyway. */
+  settleTimeoutMs: envInt('RIPPLE_FLEET_BENCH_SETTLE_TIMEOUT_S', 120) * 1000,
   /** A directory: write one CPU profile per phase there and list the hot spots in the result. */
   profileDir: process.env.RIPPLE_FLEET_BENCH_CPU_PROFILE || undefined,
 });
@@ -90,6 +99,12 @@ async function pool<T>(items: readonly T[], n: number, f: (x: T) => Promise<void
     }),
   );
 }
+
+/** cpuMs is the process' CPU time (user + system, all threads) since an earlier process.cpuUsage(), in ms. */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+};
 
 const sleep = (t: number) => new Promise<void>((r) => setTimeout(r, t));
 
@@ -138,6 +153,26 @@ class Churn {
   }
 }
 
+/** metricBy sums a metric's values by the given labels (e.g. reconciles by controller and result). */
+async function metricBy(f: Fleet, name: string, labels: string[]): Promise<Record<string, number>> {
+  const m = f.embedded.manager.metrics.getSingleMetric(name);
+  const out: Record<string, number> = {};
+  if (!m) return out;
+  for (const v of (await m.get()).values) {
+    if (v.value === 0) continue;
+    const k = labels.map((l) => String(v.labels[l] ?? '')).join('/');
+    out[k] = (out[k] ?? 0) + v.value;
+  }
+  return out;
+}
+
+/** delta subtracts an earlier metricBy reading from a later one (keys that did not change are left out). */
+function delta(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(b)) if (v - (a[k] ?? 0) !== 0) out[k] = v - (a[k] ?? 0);
+  return out;
+}
+
 async function reconciles(f: Fleet): Promise<number> {
   const m = f.embedded.manager.metrics.getSingleMetric('ripple_reconcile_total');
   if (!m) return 0;
@@ -145,11 +180,15 @@ async function reconciles(f: Fleet): Promise<number> {
 }
 
 /** settle waits until the control plane stops reconciling (status tails of a burst), at most capMs. */
-async function settle(f: Fleet, capMs: number): Promise<number> {
+async function settle(f: Fleet, capMs: number): Promise<{ ms: number; settled: boolean }> {
   const t0 = performance.now();
-  let prev = -1;
-  for (let cur = await reconciles(f); cur !== prev && performance.now() - t0 < capMs; prev = cur, cur = await reconciles(f)) await sleep(1000);
-  return performance.now() - t0;
+  for (let prev = await reconciles(f); ; ) {
+    if (performance.now() - t0 >= capMs) return { ms: performance.now() - t0, settled: false };
+    await sleep(1000);
+    const cur = await reconciles(f);
+    if (cur === prev) return { ms: performance.now() - t0, settled: true };
+    prev = cur;
+  }
 }
 
 async function waitForReports(mgmt: KubeClient, n: number, timeoutMs: number): Promise<number> {
@@ -187,20 +226,27 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const pairs = fleet.clusters.flatMap((cluster) => Array.from({ length: S }, (_, i) => ({ cluster, i })));
     const all = fleet.addons.untilCount(pairs.length, cfg.coldTimeoutMs);
     await prof.begin();
+    const cpuCold = process.cpuUsage();
     const c0 = performance.now();
+    let createdCount = 0;
     await pool(pairs, 32, async ({ cluster, i }) => {
+      // Past the deadline the phase has failed anyway: stop adding load.
+      if (performance.now() - c0 > cfg.coldTimeoutMs) return;
       await fleet.client(cluster).create(serviceObject(serviceName(i), 10_000 + i));
+      createdCount++;
     });
     const created = performance.now() - c0;
     const done = await all;
     const afterCold = mem.sample();
     profiles.cold = await prof.end(`fleet-${n}-cold`);
-    const cold: Record<string, unknown> = { createMs: Math.round(created), createsPerSec: Math.round(pairs.length / (created / 1000)) };
+    const cold: Record<string, unknown> = { createMs: Math.round(created), createsPerSec: Math.round(createdCount / (created / 1000)) };
     out.coldConverge = cold;
     out.memoryAfterConverge = { rssMiB: mib(afterCold.rss), heapUsedMiB: mib(afterCold.heapUsed), heapTotalMiB: mib(afterCold.heapTotal), externalMiB: mib(afterCold.external) };
     if (done === undefined) {
       cold.timedOut = true;
+      cold.servicesCreated = createdCount;
       cold.addonsObserved = fleet.addons.count();
+      cold.cpuMsPerAppliedAddon = Math.round((cpuMs(cpuCold) / Math.max(1, fleet.addons.count())) * 10) / 10;
       out.error = `cold converge timed out after ${cfg.coldTimeoutMs / 1000} s with ${fleet.addons.count()} of ${pairs.length} add-ons applied`;
       log(String(out.error));
       return out;
@@ -209,7 +255,24 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     cold.ms = out.coldConvergeMs;
     cold.addonsPerSec = Math.round(pairs.length / ((done - c0) / 1000));
     log(`cold converge ${out.coldConvergeMs} ms (creates ${Math.round(created)} ms), RSS ${mib(afterCold.rss)} MiB, heap ${mib(afterCold.heapUsed)} MiB`);
-    cold.statusSettledAfterMs = Math.round(await settle(fleet, 60_000));
+    // What the control plane still does once every add-on is applied: queue depths, then reconciles until it settles.
+    cold.queueDepthAtConverge = await metricBy(fleet, 'ripple_workqueue_depth', ['controller']);
+    const r0 = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
+    const settled = await settle(fleet, cfg.settleTimeoutMs);
+    cold.statusSettledAfterMs = Math.round(settled.ms);
+    // Not settled: the events below are measured on a control plane still working through the converge's tail.
+    if (!settled.settled) cold.settled = false;
+    cold.reconcilesWhileSettling = delta(r0, await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']));
+    const rq = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
+    cold.cpuMsPerService = Math.round((cpuMs(cpuCold) / pairs.length) * 10) / 10;
+    // A settled fleet should cost (almost) nothing: the process' CPU while nothing happens.
+    await prof.begin();
+    const q = process.cpuUsage();
+    const q0 = performance.now();
+    await sleep(3000);
+    out.quietCpuPct = Math.round((cpuMs(q) / (performance.now() - q0)) * 1000) / 10;
+    out.quietReconciles = delta(rq, await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']));
+    profiles.quiet = await prof.end(`fleet-${n}-quiet`);
 
     // Phase 2a: single events, one at a time — a port change → the add-on carries the new port.
     probes = await StageProbes.start(fleet.embedded.mgmt, SVELTOS_NAMESPACE);
@@ -219,6 +282,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const stage = { serviceToReport: [] as number[], reportToInstantiated: [] as number[], instantiatedToApplied: [] as number[] };
     let timedOut = 0;
     await prof.begin();
+    const cpuSingle = process.cpuUsage();
     for (let k = 0; k < cfg.samples; k++) {
       const { cluster, service } = churn.pick();
       probes.arm(cluster, service);
@@ -236,11 +300,14 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
         stage.instantiatedToApplied.push(r.seen - st.instantiated);
       }
     }
+    const singleCpu = cpuMs(cpuSingle);
     profiles.singleEvent = await prof.end(`fleet-${n}-single`);
     const single = stats(lat);
     out.singleEvent = {
       ...single,
       timedOut,
+      // Process CPU (all threads) per event, one event at a time: what one Service change costs the whole pipeline.
+      cpuMsPerEvent: Math.round((singleCpu / Math.max(1, cfg.samples)) * 10) / 10,
       fromWriteReturned: stats(afterWrite),
       // Where the time goes (management-cluster watches): agent (Service → EventReport written), event manager
       // (→ instantiated ConfigMap written), add-on deployer (→ add-on in the managed cluster), p50/p99 each.
@@ -252,6 +319,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const createLat: number[] = [];
     const withdrawLat: number[] = [];
     const profileLat: number[] = [];
+    let newTimedOut = 0;
     let wTimedOut = 0;
     const rand = prng(0xadd);
     for (let k = 0; k < cfg.withdrawSamples; k++) {
@@ -264,12 +332,14 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       await fleet.client(cluster).create(serviceObject(service, 30_000 + k));
       const seen = await appear;
       if (seen === undefined) {
-        wTimedOut++;
-      } else {
-        createLat.push(seen - s0);
-        const p = probes.read(cluster, service).profile;
-        if (p !== undefined) profileLat.push(p - s0);
+        // Never applied: there is no withdrawal to time (the Service is still deleted, untimed).
+        newTimedOut++;
+        await fleet.client(cluster).delete({ apiVersion: 'v1', kind: 'Service', namespace: BENCH_NS, name: service });
+        continue;
       }
+      createLat.push(seen - s0);
+      const p = probes.read(cluster, service).profile;
+      if (p !== undefined) profileLat.push(p - s0);
       const gone = fleet.addons.until(cluster, service, (p) => p === undefined, cfg.eventTimeoutMs);
       const d0 = performance.now();
       await fleet.client(cluster).delete({ apiVersion: 'v1', kind: 'Service', namespace: BENCH_NS, name: service });
@@ -277,7 +347,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       if (away === undefined) wTimedOut++;
       else withdrawLat.push(away - d0);
     }
-    out.newService = { ...stats(createLat), serviceToClusterProfileMs: { p50: stats(profileLat).p50, p99: stats(profileLat).p99 } };
+    out.newService = { ...stats(createLat), timedOut: newTimedOut, serviceToClusterProfileMs: { p50: stats(profileLat).p50, p99: stats(profileLat).p99 } };
     out.withdraw = { ...stats(withdrawLat), timedOut: wTimedOut };
     log(`new service → add-on p50 ${stats(createLat).p50} ms; withdraw p50 ${stats(withdrawLat).p50} ms, p99 ${stats(withdrawLat).p99} ms`);
     probes.stop();
@@ -286,7 +356,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
 
     // Phase 2c: closed-loop churn — C workers, each changing a random Service and waiting for its add-on.
     const churnLat: number[] = [];
-    let cTimedOut = 0;
+    let churnTimedOut = 0;
     let issued = 0;
     await prof.begin();
     const ch0 = performance.now();
@@ -296,7 +366,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
           issued++;
           const { cluster, service } = churn.pick();
           const r = await churn.change(cluster, service, cfg.eventTimeoutMs);
-          if (r.seen === undefined) cTimedOut++;
+          if (r.seen === undefined) churnTimedOut++;
           else churnLat.push(r.seen - r.start);
         }
       }),
@@ -304,7 +374,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const churnS = (performance.now() - ch0) / 1000;
     profiles.churn = await prof.end(`fleet-${n}-churn`);
     const cs = stats(churnLat);
-    out.churn = { workers: cfg.churnWorkers, events: churnLat.length, seconds: ms(churnS), eventsPerSec: Math.round(churnLat.length / churnS), p50: cs.p50, p90: cs.p90, p99: cs.p99, max: cs.max, timedOut: cTimedOut };
+    out.churn = { workers: cfg.churnWorkers, events: churnLat.length, seconds: ms(churnS), eventsPerSec: Math.round(churnLat.length / churnS), p50: cs.p50, p90: cs.p90, p99: cs.p99, max: cs.max, timedOut: churnTimedOut };
     log(`churn (${cfg.churnWorkers} workers): ${Math.round(churnLat.length / churnS)} events/s, p50 ${cs.p50} ms, p99 ${cs.p99} ms`);
     await settle(fleet, 20_000);
 
@@ -347,6 +417,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
   } finally {
     probes?.stop();
     await prof.end(`fleet-${n}-aborted`).catch(() => undefined);
+    for (const [k, v] of Object.entries(profiles)) if (v === undefined) delete profiles[k];
     if (Object.keys(profiles).length > 0) out.cpuProfiles = profiles;
     out.loadAverage1mAfter = Math.round(loadavg()[0] * 100) / 100;
     const end = mem.sample();
@@ -373,7 +444,15 @@ export async function bench(): Promise<Record<string, unknown>> {
       'EventSource (Services labelled bench=yes, collectResources) + EventTrigger (oneForEvent) → one instantiated ConfigMap add-on per Service, deployed into its cluster; `ripple up` in-process, durability process',
     targets: TARGET,
     anchor: ANCHOR,
-    config: { ...cfg, coldTimeoutMs: undefined, eventTimeoutMs: undefined, coldTimeoutS: cfg.coldTimeoutMs / 1000, eventTimeoutS: cfg.eventTimeoutMs / 1000 },
+    config: {
+      ...cfg,
+      coldTimeoutMs: undefined,
+      eventTimeoutMs: undefined,
+      settleTimeoutMs: undefined,
+      coldTimeoutS: cfg.coldTimeoutMs / 1000,
+      eventTimeoutS: cfg.eventTimeoutMs / 1000,
+      settleTimeoutS: cfg.settleTimeoutMs / 1000,
+    },
     fleets,
   };
 }
