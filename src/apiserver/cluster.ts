@@ -28,6 +28,8 @@ export interface ServerContext {
   now(): Date;
   readonly logger: Logger;
   readonly watchWindow: number;
+  /** Bytes of JSON the watch window may hold (default DEFAULT_WATCH_WINDOW_BYTES). */
+  readonly watchWindowBytes?: number;
 }
 
 /** Table holds the objects of one storage key, by "namespace/name". */
@@ -148,7 +150,7 @@ export class Cluster {
     readonly ctx: ServerContext,
     builtins: ResourceDescriptor[],
   ) {
-    this.hub = new WatchHub(ctx.currentRv(), ctx.watchWindow);
+    this.hub = new WatchHub(ctx.currentRv(), ctx.watchWindow, ctx.watchWindowBytes);
     this.registry = new ResourceRegistry(builtins);
     this.allocators.set('serviceIPs', newServiceIPAllocator());
     this.allocators.set('nodePorts', newNodePortAllocator());

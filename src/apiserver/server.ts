@@ -40,6 +40,8 @@ export interface ApiServerOptions {
   durability?: Durability;
   /** Events kept per cluster for watches resuming from a resourceVersion (default 10,000). */
   watchWindow?: number;
+  /** Bytes of object JSON kept per cluster for such watches (default 32 MiB); whichever bound is hit first wins. */
+  watchWindowBytes?: number;
 }
 
 /** ClusterInfo is how a client reaches one virtual cluster. */
@@ -138,6 +140,7 @@ class EmbeddedApiServer implements ApiServer {
     private readonly store: Store,
     private readonly logger: Logger,
     watchWindow: number,
+    watchWindowBytes?: number,
   ) {
     this.kubeconfigPath = join(dataDir, 'kubeconfig');
     const tls = loadOrCreateCertificate(dataDir);
@@ -151,6 +154,7 @@ class EmbeddedApiServer implements ApiServer {
       now: () => new Date(),
       logger,
       watchWindow,
+      watchWindowBytes,
     };
   }
 
@@ -448,7 +452,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
     if (bad) throw new Error(bad);
   }
   const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'process');
-  const server = new EmbeddedApiServer(o.dataDir, store, o.logger ?? NOOP_LOGGER, o.watchWindow ?? 10_000);
+  const server = new EmbeddedApiServer(o.dataDir, store, o.logger ?? NOOP_LOGGER, o.watchWindow ?? 10_000, o.watchWindowBytes);
   try {
     server.load();
     await server.listen(o.port);

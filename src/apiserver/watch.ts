@@ -43,18 +43,35 @@ export function filterEvent(ev: ChangeEvent, matches: (obj: KubeObject) => boole
   return undefined;
 }
 
+/** DEFAULT_WATCH_WINDOW_BYTES bounds the JSON text a cluster's watch window holds (32 MiB). */
+export const DEFAULT_WATCH_WINDOW_BYTES = 32 * 1024 * 1024;
+
+// eventBytes is what an event adds to the window: its new version's JSON, or for a deletion the last version's.
+function eventBytes(ev: ChangeEvent): number {
+  const s = ev.cur ?? ev.prev;
+  return s?.json?.length ?? 1024;
+}
+
 /** WatchHub keeps the event window of one cluster and fans committed events out to subscribers. */
 export class WatchHub {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   private readonly listeners: ((ev: ChangeEvent) => void)[] = [];
   private window: ChangeEvent[] = [];
   private start = 0;
+  /** bytes: JSON text held by the window's events (what eventBytes counts). */
+  private bytes = 0;
   /** floor: every event with rv > floor is in the window. */
   private floorRv: number;
 
+  /**
+   * The window keeps at most `capacity` events and `byteBudget` bytes of their JSON (old versions of big objects —
+   * EventReports with collected resources run to hundreds of KB — would otherwise pin gigabytes). A watch resuming
+   * from before the window gets 410 Gone and relists, as with kube's bounded watch cache.
+   */
   constructor(
     floor: number,
     private readonly capacity = 10_000,
+    private readonly byteBudget = DEFAULT_WATCH_WINDOW_BYTES,
   ) {
     this.floorRv = floor;
   }
@@ -82,13 +99,17 @@ export class WatchHub {
   /** publish records a committed event and delivers it. Called in commit order. */
   publish(ev: ChangeEvent): void {
     this.window.push(ev);
-    if (this.window.length - this.start > this.capacity) {
-      this.floorRv = this.window[this.start].rv;
+    this.bytes += eventBytes(ev);
+    // Evict from the front while over either bound, always keeping the newest event.
+    while (this.window.length - this.start > 1 && (this.window.length - this.start > this.capacity || this.bytes > this.byteBudget)) {
+      const old = this.window[this.start];
+      this.bytes -= eventBytes(old);
+      this.floorRv = old.rv;
       this.start++;
-      if (this.start > 4096 && this.start * 2 > this.window.length) {
-        this.window = this.window.slice(this.start);
-        this.start = 0;
-      }
+    }
+    if (this.start > 4096 && this.start * 2 > this.window.length) {
+      this.window = this.window.slice(this.start);
+      this.start = 0;
     }
     const set = this.subscribers.get(ev.storage);
     if (set) for (const s of set) s.onEvent(ev);

@@ -263,6 +263,32 @@ describe('KubeClient', () => {
     assert.equal(events[0].object.kind, 'ConfigMap');
   });
 
+  test('the window is also bounded in bytes: big objects push old versions out (410 Gone), small ones stay', async () => {
+    const small = await startTestApiServer({ watchWindowBytes: 64 * 1024 });
+    try {
+      const c = new KubeClient(await small.kubeConfig());
+      const before = (await c.list({ apiVersion: 'v1', kind: 'ConfigMap' })).resourceVersion;
+      // Four 20 KB objects: a 64 KiB window keeps three, so resuming from before the first one is 410 Gone…
+      const rvs: string[] = [];
+      for (let i = 0; i < 4; i++) rvs.push((await c.create(cm(`big${i}`, { blob: 'x'.repeat(20_000) }))).metadata.resourceVersion!);
+      const gone = await c.watch({ apiVersion: 'v1', kind: 'ConfigMap' }, { resourceVersion: before }, () => {});
+      await assert.rejects(gone.done, (e) => isGone(e) && e.code === 410);
+      // …while resuming after big1 replays big2 and big3.
+      const seen: string[] = [];
+      const recent = await c.watch({ apiVersion: 'v1', kind: 'ConfigMap' }, { resourceVersion: rvs[1] }, (e) => {
+        if (e.type !== 'BOOKMARK') seen.push(`${e.type}:${e.object.metadata.name}`);
+      });
+      const deadline = Date.now() + 5000;
+      while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      recent.stop();
+      await recent.done;
+      assert.deepEqual(seen, ['ADDED:big2', 'ADDED:big3']);
+      c.close();
+    } finally {
+      await small.stop();
+    }
+  });
+
   test('watch from a resourceVersion older than the server window fails with 410 Gone', async () => {
     const small = await startTestApiServer({ watchWindow: 2 });
     try {

@@ -22,12 +22,12 @@ export interface TestApiServer {
 
 /** startTestApiServer starts a server with the given clusters (default: one named "test"). */
 export async function startTestApiServer(
-  o: { clusters?: string[]; loadBalancer?: { cluster: string; pool?: string[] }[]; watchWindow?: number } = {},
+  o: { clusters?: string[]; loadBalancer?: { cluster: string; pool?: string[] }[]; watchWindow?: number; watchWindowBytes?: number } = {},
 ): Promise<TestApiServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ripple-apiserver-'));
   const clusters = o.clusters ?? ['test'];
   // The default durability: acknowledged writes survive a killed process.
-  const server = await startApiServer({ dataDir: dir, port: 0, clusters, loadBalancer: o.loadBalancer, durability: 'process', watchWindow: o.watchWindow });
+  const server = await startApiServer({ dataDir: dir, port: 0, clusters, loadBalancer: o.loadBalancer, durability: 'process', watchWindow: o.watchWindow, watchWindowBytes: o.watchWindowBytes });
   const first = clusters[0] ?? 'test';
   return {
     server,
