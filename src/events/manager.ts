@@ -100,6 +100,8 @@ const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const SECRET = { apiVersion: 'v1', kind: 'Secret' } as const;
 const OWNER_INDEX = 'events/owner';
 const TRIGGER_INDEX = 'events/trigger';
+// ClusterProfiles by `<trigger>/<oneForEvent>` (the mode they were generated with; deleting ones left out).
+const MODE_INDEX = 'events/trigger-mode';
 const MAX_MESSAGE = 4096;
 
 type Obj = KubeObject;
@@ -239,6 +241,13 @@ class Manager {
       i.addIndexer(OWNER_INDEX, ownerIndex);
       i.addIndexer(TRIGGER_INDEX, triggerIndex);
     }
+    // The oneForEvent freeze check runs on every reconcile: an index keeps it O(1) instead of scanning every
+    // ClusterProfile the trigger generated across the fleet.
+    this.cp.addIndexer(MODE_INDEX, (o: Obj): string[] => {
+      const owner = ownerOfLabels(o.metadata.labels);
+      const mode = o.metadata.annotations?.[RippleAnnotations.oneForEvent];
+      return owner && mode !== undefined && !o.metadata.deletionTimestamp ? [`${owner.trigger}/${mode}`] : [];
+    });
     this.er = sub(ER, this.reportHandlers());
     this.removeClusterListener = this.registry.onChange((e) => this.onClusterEvent(e));
 
@@ -650,10 +659,7 @@ class Manager {
 
     // oneForEvent is immutable: outputs generated with the other value freeze this trigger (see README).
     const oneForEvent = view.spec.oneForEvent === true;
-    const otherMode = this.cp.cache.byIndex(TRIGGER_INDEX, trigger).find((p) => {
-      const v = p.metadata.annotations?.[RippleAnnotations.oneForEvent];
-      return v !== undefined && v !== String(oneForEvent) && !p.metadata.deletionTimestamp;
-    });
+    const otherMode = this.cp.cache.byIndex(MODE_INDEX, `${trigger}/${!oneForEvent}`)[0];
     if (otherMode) {
       const was = otherMode.metadata.annotations?.[RippleAnnotations.oneForEvent];
       return this.failHold(src!, pair, hold, [
