@@ -280,6 +280,34 @@ describe('event manager on the embedded API server', () => {
     await deleteTrigger('late');
   });
 
+  test('renderings are reused per event: one changed object re-renders its outputs only; cluster labels re-render all', async () => {
+    await h.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'memo-cm', annotations: { 'projectsveltos.io/instantiate': 'true' } }, data: { k: '{{ .Resource.metadata.name }}:{{ (index .Resource.spec.ports 0).port }}:{{ .Cluster.metadata.labels.tier }}' } });
+    await h.setClusterLabels('other', 'o1', { env: 'other', tier: 'gold' });
+    await h.putReport({ namespace: 'other', name: 'o1' }, 'memo', [svc('x', 'one'), svc('x', 'two')]);
+    await h.apply({
+      ...ET,
+      metadata: { name: 'memo' },
+      spec: { sourceClusterSelector: { matchLabels: { env: 'other' } }, eventSourceName: 'memo', oneForEvent: true, policyRefs: [{ kind: 'ConfigMap', namespace: 'default', name: 'memo-cm' }] },
+    });
+    const content = async () => (await instantiated('memo')).map((c) => c.data?.k).sort();
+    const byName = async () => new Map((await instantiated('memo')).map((c) => [c.data?.k?.split(':')[0], c]));
+    await until('both rendered', content, (l) => JSON.stringify(l) === JSON.stringify(['one:80:gold', 'two:80:gold']));
+    const first = await byName();
+    // Only "two" changes: its copy is rewritten, "one"'s is untouched (same resourceVersion).
+    await h.putReport({ namespace: 'other', name: 'o1' }, 'memo', [svc('x', 'one'), svc('x', 'two', { port: 8080 })]);
+    await until('two re-rendered', content, (l) => JSON.stringify(l) === JSON.stringify(['one:80:gold', 'two:8080:gold']));
+    const second = await byName();
+    assert.equal(second.get('one')!.metadata.resourceVersion, first.get('one')!.metadata.resourceVersion);
+    // The cluster's labels are template data: every event renders again.
+    await h.setClusterLabels('other', 'o1', { env: 'other', tier: 'silver' });
+    await until('cluster data re-rendered', content, (l) => JSON.stringify(l) === JSON.stringify(['one:80:silver', 'two:8080:silver']));
+    // So is a referenced ConfigMap.
+    await h.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'memo-cm', annotations: { 'projectsveltos.io/instantiate': 'true' } }, data: { k: '{{ .Resource.metadata.name }}:{{ .Cluster.metadata.labels.tier }}:v2' } });
+    await until('template change re-rendered', content, (l) => JSON.stringify(l) === JSON.stringify(['one:silver:v2', 'two:silver:v2']));
+    await deleteTrigger('memo');
+    await h.setClusterLabels('other', 'o1', { env: 'other' });
+  });
+
   test('Secrets: instantiated with the cluster-profile type; a Secret of another type is refused with the reason', async () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     await h.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'default', name: 'cred', annotations: { 'projectsveltos.io/instantiate': 'true' } }, type: 'addons.projectsveltos.io/cluster-profile', data: { 's.yaml': b64('user: {{ .Resource.metadata.name }}') } });

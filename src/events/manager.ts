@@ -44,8 +44,8 @@ import { EventError, issue, type EventIssue } from './errors.js';
 import { eventMetrics, type EventMetrics } from './metrics.js';
 import { contentHash, ownerOfLabels, parseGoDuration, RippleAnnotations, type ClusterIdentity } from './naming.js';
 import { eventIdOf, objectKeyOf, plan, type Plan } from './plan.js';
-import { renderEvents, sourceKey, type GeneratedObject, type SourceKind, type SourceObject, type TriggerView } from './render.js';
-import { reportEvents, type ReportEvents } from './report-events.js';
+import { renderEvents, sourceKey, type GeneratedObject, type LegacyUse, type RenderContext, type RenderedEvent, type RenderResult, type SourceKind, type SourceObject, type TriggerView } from './render.js';
+import { reportEvents, type ReportEvent, type ReportEvents } from './report-events.js';
 import { reportStatus, sameTriggerStatus, triggerStatus, type PairResult, type ReportTriggerState } from './status.js';
 
 /** Clock tells time in milliseconds since the epoch (injected so tests and benches control it). */
@@ -106,6 +106,17 @@ const MAX_MESSAGE = 4096;
 
 type Obj = KubeObject;
 
+/** RenderMemo is what renderMemoized keeps for one (trigger, cluster) pair. */
+interface RenderMemo {
+  /** Trigger identity and version, EventSource name, namespace and cluster object: any change renders everything. */
+  ctxKey: string;
+  /** depsVersion of deps when the memo was last used. */
+  depsVersion: string;
+  deps: Set<string>;
+  legacy: Map<string, LegacyUse>;
+  byEvent: Map<string, { key: string; rendered: RenderedEvent }>;
+}
+
 /** startEventManager starts the event manager; see the file comment. */
 export function startEventManager(options: EventManagerOptions): EventManager {
   const m = new Manager(options);
@@ -165,6 +176,8 @@ class Manager {
   /** ConfigMap/Secret dependency → pairs that read it, and the reverse. */
   private readonly deps = new Map<string, Set<string>>();
   private readonly depsOf = new Map<string, Set<string>>();
+  /** Per pair: the last rendering of each event, valid while its context and referenced objects are unchanged. */
+  private readonly renderMemo = new Map<string, RenderMemo>();
   /** Per pair: when each event was first seen missing (grace period). */
   private readonly absentSince = new Map<string, Map<string, number>>();
   /** Per management EventReport: per trigger, the generation processed and the failure if any. */
@@ -640,6 +653,7 @@ class Manager {
       if (observed.profiles.length + observed.objects.length > 0) this.log.debug({ trigger, cluster: ck, why: withdraw }, 'withdrawing generated objects');
       this.forgetPairReport(pair, trigger);
       this.setDeps(pair, new Set());
+      this.renderMemo.delete(pair);
       this.absentSince.delete(pair);
       const p = plan({ desired: [], observedProfiles: observed.profiles, observedObjects: observed.objects, retain: new Set(), remove: new Set(), withdrawAll: true });
       const issues = await this.execute(p);
@@ -695,7 +709,9 @@ class Manager {
       }
     }
 
-    const rendered = renderEvents(
+    const rendered = this.renderMemoized(
+      pair,
+      src!,
       {
         trigger: view,
         cluster: { ...id, apiVersion: e.ref.apiVersion, kind: e.ref.kind },
@@ -883,6 +899,54 @@ class Manager {
     // The trigger's status (and, when deleting, its finalizer) depends on this pair being gone.
     if (src?.deleting || !src) this.controller.enqueue(keyT(trigger));
     else if (had) this.controller.enqueueAfter(keyT(trigger), this.statusDelayMs);
+  }
+
+  /**
+   * renderMemoized renders the events of a pair, reusing the last rendering of every event whose key (the collected
+   * object's text) is unchanged while the trigger, the cluster, the EventSource name and every referenced
+   * ConfigMap/Secret are unchanged too: one Service change re-renders one event, not every event of the cluster.
+   * Failed events, CloudEvents and `all` are always rendered again.
+   */
+  private renderMemoized(pair: string, src: TriggerSource, ctx: RenderContext, events: readonly ReportEvent[]): RenderResult {
+    const meta = src.raw.metadata;
+    const ctxKey = `${src.kind}|${meta.uid}|${meta.resourceVersion}|${ctx.eventSourceName}|${ctx.namespace}|${ctx.clusterJSON}`;
+    let memo = this.renderMemo.get(pair);
+    if (!memo || memo.ctxKey !== ctxKey || memo.depsVersion !== this.depsVersion(memo.deps)) {
+      memo = { ctxKey, depsVersion: '', deps: new Set(), legacy: new Map(), byEvent: new Map() };
+      this.renderMemo.set(pair, memo);
+    }
+    const m = memo;
+    const stale = events.filter((e) => e.key === undefined || m.byEvent.get(e.id)?.key !== e.key);
+    const fresh = stale.length > 0 ? renderEvents(ctx, stale) : undefined;
+    const byId = new Map((fresh?.events ?? []).map((r) => [r.id, r]));
+    for (const d of fresh?.deps ?? []) m.deps.add(d);
+    for (const l of fresh?.legacy ?? []) m.legacy.set(`${l.kind}/${l.namespace}/${l.name}`, l);
+    const present = new Set(events.map((e) => e.id));
+    for (const id of [...m.byEvent.keys()]) if (!present.has(id)) m.byEvent.delete(id);
+    const out: RenderedEvent[] = [];
+    for (const e of events) {
+      const r = byId.get(e.id);
+      if (r) {
+        if (e.key !== undefined && r.issues.length === 0) m.byEvent.set(e.id, { key: e.key, rendered: r });
+        else m.byEvent.delete(e.id);
+      }
+      const use = r ?? m.byEvent.get(e.id)!.rendered;
+      // Callers add issues (collisions) to what they get: never to the memo's copy.
+      out.push({ ...use, issues: [...use.issues] });
+    }
+    m.depsVersion = this.depsVersion(m.deps);
+    return { events: out, deps: new Set(m.deps), legacy: [...m.legacy.values()] };
+  }
+
+  /** depsVersion fingerprints the referenced ConfigMaps/Secrets (their resourceVersions, '-' when absent). */
+  private depsVersion(deps: ReadonlySet<string>): string {
+    let v = '';
+    for (const d of deps) {
+      const [kind, namespace, name] = d.split('/');
+      const o = (kind === 'ConfigMap' ? this.cm : this.secret).cache.get(namespace, name);
+      v += `${d}=${o?.metadata.resourceVersion ?? '-'};`;
+    }
+    return v;
   }
 
   private setDeps(pair: string, deps: Set<string>): void {

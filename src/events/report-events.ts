@@ -8,13 +8,18 @@ import { Buffer } from 'node:buffer';
 import type { EventReport } from '../api/index.js';
 import { decodeJSON, isGoMap, TemplateError, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { EventError, issue } from './errors.js';
-import { decodeResourcesForTemplates } from './report-resources.js';
+import { decodeResourceDocs } from './report-resources.js';
 import type { MatchedRef } from './template-data.js';
 
 /** ReportEvent is one event of a report: a matched resource, a CloudEvent, or (oneForEvent false) all of them. */
 export interface ReportEvent {
   /** Stable identity: `resource:<group>/<kind>/<namespace>/<name>`, `cloudevent:<source>/<subject>` or `all`. */
   id: string;
+  /**
+   * What the event's rendering depends on besides the trigger, cluster and referenced objects: the collected object's
+   * text, or the id for a bare reference. Absent for CloudEvents and `all` (always rendered again).
+   */
+  key?: string;
   /** The matched resource (per-resource events). */
   ref?: MatchedRef;
   /** The collected object (undefined when the EventSource does not collect resources). */
@@ -76,7 +81,8 @@ function decodeCloudEvents(report: EventReport): GoMap[] {
  * are concatenated, so an object can be listed twice) count once. Throws EventError('InvalidReport').
  */
 export function reportEvents(report: EventReport, oneForEvent: boolean): ReportEvents {
-  const resources = decodeResourcesForTemplates(report.spec.resources);
+  const docs = decodeResourceDocs(report.spec.resources);
+  const resources = docs.map((d) => d.value);
   const cloudEvents = decodeCloudEvents(report);
   const matchingRefs: MatchedRef[] = (report.spec.matchingResources ?? []).map((r) => ({
     apiVersion: r.apiVersion ?? '',
@@ -98,12 +104,15 @@ export function reportEvents(report: EventReport, oneForEvent: boolean): ReportE
     events.push(e);
   };
   if (resources.length > 0) {
-    for (const r of resources) {
-      const ref = refOfObject(r);
-      add({ id: resourceEventId(ref), ref, resource: r });
+    for (const { doc, value } of docs) {
+      const ref = refOfObject(value);
+      add({ id: resourceEventId(ref), key: doc, ref, resource: value });
     }
   } else {
-    for (const ref of matchingRefs) add({ id: resourceEventId(ref), ref });
+    for (const ref of matchingRefs) {
+      const id = resourceEventId(ref);
+      add({ id, key: id, ref });
+    }
   }
   // A later CloudEvent with the same source and subject supersedes an earlier one (Create, then Delete).
   const ces = new Map<string, GoMap>();

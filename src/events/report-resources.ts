@@ -15,6 +15,11 @@ import { EventError, issue } from './errors.js';
  * EventError('InvalidReport') naming the document that cannot be read.
  */
 export function decodeResourcesForTemplates(resources: string | undefined | null): GoMap[] {
+  return decodeResourceDocs(resources).map((d) => d.value);
+}
+
+/** decodeResourceDocs is decodeResourcesForTemplates keeping each object's document text (its identity for memos). */
+export function decodeResourceDocs(resources: string | undefined | null): { doc: string; value: GoMap }[] {
   return splitEventReportResources(resources).map((doc, i) => {
     let v: GoValue;
     try {
@@ -26,6 +31,6 @@ export function decodeResourcesForTemplates(resources: string | undefined | null
       throw e;
     }
     if (!isGoMap(v)) throw new EventError([issue('InvalidReport', `EventReport spec.resources document ${i + 1} is not an object`)]);
-    return v;
+    return { doc, value: v };
   });
 }
