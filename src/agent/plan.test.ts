@@ -111,3 +111,15 @@ test('computeNeeds: rendered names per cluster, triggers listed, render problems
   const odd = cluster('c3', { env: 'a&b' });
   assert.equal(renderer.render({ kind: 'EventTrigger', apiVersion: 'v', name: 'x', eventSourceName: '{{ .Cluster.metadata.labels.env }}' }, odd), 'a&amp;b');
 });
+
+test('planReport: the collected resources blob and a reordered matching list are differences; equal copies are not', () => {
+  const want = buildManagementReport(id, content);
+  const processed = stored(want, { phase: 'Processed' });
+  assert.deepEqual(planReport({ state: 'present', report: structuredClone(want) }, processed), []);
+  const blob = { ...structuredClone(want), spec: { ...structuredClone(want.spec), resources: Buffer.from('{"kind":"Service"}\n---').toString('base64') } };
+  assert.deepEqual(planReport({ state: 'present', report: blob }, processed).map((a) => a.type), ['apply', 'applyStatus']);
+  const two = buildManagementReport(id, { ...content, matchingResources: [...content.matchingResources, { apiVersion: 'v1', kind: 'Service', namespace: 'a', name: 'c' }] });
+  const twoStored = stored(two, { phase: 'Processed' });
+  const reordered = { ...structuredClone(two), spec: { ...structuredClone(two.spec), matchingResources: [...(two.spec.matchingResources ?? [])].reverse() } };
+  assert.deepEqual(planReport({ state: 'present', report: reordered }, twoStored).map((a) => a.type), ['apply', 'applyStatus']);
+});

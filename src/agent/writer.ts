@@ -37,21 +37,24 @@ export type DesiredReport = { state: 'present'; report: ReportObject } | { state
 
 const OWNED_LABELS = [Labels.eventSourceName, Labels.eventReportClusterName, Labels.eventReportClusterType];
 
-function specView(spec: Partial<ReportObject['spec']> | undefined): string {
-  const s = spec ?? {};
-  return goJSONMarshal({
-    clusterNamespace: s.clusterNamespace ?? '',
-    clusterName: s.clusterName ?? '',
-    clusterType: s.clusterType ?? '',
-    eventSourceName: s.eventSourceName ?? '',
-    matchingResources: s.matchingResources && s.matchingResources.length > 0 ? s.matchingResources : [],
-    resources: s.resources || '',
-  });
+// specDiffers compares the spec the agent owns as Go would marshal it (absent = zero value), without marshalling the
+// `resources` blob (hundreds of KB with collectResources): strings compare as they are, only the matching list is
+// marshalled.
+function specDiffers(a: Partial<ReportObject['spec']> | undefined, b: Partial<ReportObject['spec']> | undefined): boolean {
+  const x = a ?? {};
+  const y = b ?? {};
+  if ((x.clusterNamespace ?? '') !== (y.clusterNamespace ?? '') || (x.clusterName ?? '') !== (y.clusterName ?? '')) return true;
+  if ((x.clusterType ?? '') !== (y.clusterType ?? '') || (x.eventSourceName ?? '') !== (y.eventSourceName ?? '')) return true;
+  if ((x.resources || '') !== (y.resources || '')) return true;
+  const mx = x.matchingResources ?? [];
+  const my = y.matchingResources ?? [];
+  if (mx.length !== my.length) return true;
+  return mx.length > 0 && goJSONMarshal(mx) !== goJSONMarshal(my);
 }
 
 /** reportDiffers says whether observed lacks any content of desired the agent owns (spec, its labels, annotation). */
 export function reportDiffers(desired: ReportObject, observed: ReportObject): boolean {
-  if (specView(desired.spec) !== specView(observed.spec)) return true;
+  if (specDiffers(desired.spec, observed.spec)) return true;
   const dl = desired.metadata.labels ?? {};
   const ol = observed.metadata.labels ?? {};
   for (const k of OWNED_LABELS) if ((dl[k] ?? undefined) !== (ol[k] ?? undefined)) return true;
