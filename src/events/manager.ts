@@ -908,8 +908,10 @@ class Manager {
    * Failed events, CloudEvents and `all` are always rendered again.
    */
   private renderMemoized(pair: string, src: TriggerSource, ctx: RenderContext, events: readonly ReportEvent[]): RenderResult {
+    // The trigger's spec by generation (its status writes bump only resourceVersion), plus labels and annotations.
     const meta = src.raw.metadata;
-    const ctxKey = `${src.kind}|${meta.uid}|${meta.resourceVersion}|${ctx.eventSourceName}|${ctx.namespace}|${ctx.clusterJSON}`;
+    const version = meta.generation !== undefined ? `g${meta.generation}|${JSON.stringify(meta.labels ?? {})}|${JSON.stringify(meta.annotations ?? {})}` : `rv${meta.resourceVersion}`;
+    const ctxKey = `${src.kind}|${meta.uid}|${version}|${ctx.eventSourceName}|${ctx.namespace}|${ctx.clusterJSON}`;
     let memo = this.renderMemo.get(pair);
     if (!memo || memo.ctxKey !== ctxKey || memo.depsVersion !== this.depsVersion(memo.deps)) {
       memo = { ctxKey, depsVersion: '', deps: new Set(), legacy: new Map(), byEvent: new Map() };
