@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../support/eventually.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'ripple.js');
@@ -161,21 +162,7 @@ export function kubectlFor(kubeconfig: string, dir: string): Kubectl {
   return k;
 }
 
-/** until polls an async read (kubectl is a process per call) until ok holds; throws with the last value. */
-export async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  let lastErr: unknown;
-  for (;;) {
-    try {
-      last = await read();
-      if (ok(last)) return last;
-    } catch (err) {
-      lastErr = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 2000)}${lastErr ? ` (last error: ${(lastErr as Error).message})` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** until polls an async read (kubectl is a process per call, hence 100 ms between reads) until ok holds. */
+export function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  return eventually(read, ok, { timeoutMs, intervalMs: 100, message: what });
 }

@@ -1,13 +1,13 @@
 // agent: `ripple agent` runs the agent for one managed cluster (delivery modes push / collect);
 // `ripple agent manager` runs the management side of any delivery mode on its own; `ripple agent rbac` prints the
 // scoped management-cluster credential a pushing agent needs.
-import { KubeConfig } from '@kubernetes/client-node';
 import { startAgentManager, startClusterAgent, type DeliveryMode } from '../../agent/index.js';
 import { isDNS1123Label, isDNS1123Subdomain, type ClusterType } from '../../api/index.js';
 import { ClusterRegistry } from '../../clusters/index.js';
 import { EventRecorder, InformerFactory, KubeClient, KubeConfigError, errorMessage, loadKubeConfig } from '../../kube/index.js';
 import { createLogger, createMetricsRegistry, serveMetrics, type Logger } from '../../obs/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
+import { kubeConfigFrom, logLevelFlag, onStopSignal, type LogLevel } from '../runtime.js';
 
 const AGENT_USAGE = `Usage: ripple agent --cluster-namespace NS --cluster-name NAME [--cluster-type Sveltos|Capi]
                     [--kubeconfig FILE] [--context CTX]
@@ -92,15 +92,6 @@ Example:
   kubectl -n fleet create token ripple-agent-edge-1 --duration 8760h
 `;
 
-const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
-type Level = (typeof LEVELS)[number];
-
-function parseLevel(v: string | undefined): Level {
-  const level = (v ?? 'info') as Level;
-  if (!LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
-  return level;
-}
-
 function parseCoalesce(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -108,30 +99,7 @@ function parseCoalesce(v: string | undefined): number | undefined {
   return n;
 }
 
-/** kubeConfigFrom loads --kubeconfig, or the default chain ($KUBECONFIG, ~/.kube/config, in-cluster). */
-function kubeConfigFrom(file: string | undefined, context: string | undefined): KubeConfig {
-  if (file) return loadKubeConfig({ file, context });
-  const kc = new KubeConfig();
-  kc.loadFromDefault();
-  if (!kc.getCurrentCluster()) throw new KubeConfigError('NoCluster', 'no kubeconfig found: pass --kubeconfig FILE, set KUBECONFIG, or run inside a cluster');
-  return loadKubeConfig({ kubeConfig: kc, context });
-}
-
-function waitForSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const onInt = () => done('SIGINT');
-    const onTerm = () => done('SIGTERM');
-    const done = (s: NodeJS.Signals) => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      resolve(s);
-    };
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
-  });
-}
-
-function loggerFor(io: CommandIO, level: Level): Logger {
+function loggerFor(io: CommandIO, level: LogLevel): Logger {
   return createLogger({ level, destination: io.stderr, name: 'ripple-agent' });
 }
 
@@ -182,7 +150,7 @@ export const commands: Command[] = [
       if (runMode === 'send-reports' && !values['mgmt-kubeconfig']) throw new UsageError('--run-mode send-reports needs --mgmt-kubeconfig (the scoped management-cluster credential)');
       const coalesceMs = parseCoalesce(values['coalesce-ms']);
       const metricsPort = portFlag('metrics-port', values['metrics-port'], { min: 1 });
-      const level = parseLevel(values['log-level']);
+      const level = logLevelFlag(values['log-level'], 'info');
       const cmd = 'ripple agent';
 
       let managed: KubeClient;
@@ -232,7 +200,9 @@ export const commands: Command[] = [
       io.stdout.write(
         `ripple agent running for cluster ${type}:${ns}/${name} (run mode ${runMode}); evaluating ${agent.eventSources().length} EventSource(s). Stop with Ctrl-C.\n`,
       );
-      const signal = await waitForSignal();
+      const stop = onStopSignal();
+      const signal = await stop.signal;
+      stop.dispose();
       await agent.stop();
       await Promise.all([informers.stop(), mgmtInformers?.stop()]);
       await recorder.close();
@@ -265,7 +235,7 @@ export const commands: Command[] = [
       if (!['agentless', 'push', 'collect'].includes(mode)) throw new UsageError(`--mode must be agentless, push or collect, not ${JSON.stringify(values.mode)}`);
       const coalesceMs = parseCoalesce(values['coalesce-ms']);
       const metricsPort = portFlag('metrics-port', values['metrics-port'], { min: 1 });
-      const level = parseLevel(values['log-level']);
+      const level = logLevelFlag(values['log-level'], 'info');
       const cmd = 'ripple agent manager';
       let mgmt: KubeClient;
       try {
@@ -296,7 +266,9 @@ export const commands: Command[] = [
       const recorder = new EventRecorder(mgmt, { component: 'ripple-agent', logger });
       const manager = await startAgentManager({ mode, informers, registry, recorder, logger, metrics, coalesceMs });
       io.stdout.write(`ripple agent manager running in ${mode} mode; ${manager.needs().size} cluster(s) evaluated. Stop with Ctrl-C.\n`);
-      const signal = await waitForSignal();
+      const stop = onStopSignal();
+      const signal = await stop.signal;
+      stop.dispose();
       await manager.stop();
       await registry.stop();
       await informers.stop();

@@ -1,5 +1,6 @@
 // apiserver: runs the embedded Kubernetes-compatible API server until interrupted.
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
+import { LOG_LEVELS, logLevelFlag, type LogLevel } from '../runtime.js';
 import { startApiServer, validateClusterName, type ApiServer, type Durability, type Logger } from '../../apiserver/index.js';
 
 const USAGE = `Usage: ripple apiserver --data-dir DIR [--port P] [--cluster NAME]... [--load-balancer NAME[=POOL]]...
@@ -27,12 +28,11 @@ Examples:
   export KUBECONFIG=./state/kubeconfig && kubectl --context edge-1 get namespaces
 `;
 
-const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 
-function stderrLogger(io: CommandIO, level: (typeof LEVELS)[number]): Logger {
-  const max = LEVELS.indexOf(level);
-  const log = (l: (typeof LEVELS)[number]) => (obj: object, msg?: string) => {
-    if (LEVELS.indexOf(l) > max) return;
+function stderrLogger(io: CommandIO, level: LogLevel): Logger {
+  const max = LOG_LEVELS.indexOf(level);
+  const log = (l: LogLevel) => (obj: object, msg?: string) => {
+    if (LOG_LEVELS.indexOf(l) > max) return;
     io.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...obj }) + '\n');
   };
   return { error: log('error'), warn: log('warn'), info: log('info'), debug: log('debug') };
@@ -70,8 +70,7 @@ export const commands: Command[] = [
       const port = portFlag('port', values.port);
       const durability = values.durability ?? 'process';
       if (!['process', 'power', 'normal', 'full'].includes(durability)) throw new UsageError('--durability must be "process" or "power"');
-      const level = (values['log-level'] ?? 'info') as (typeof LEVELS)[number];
-      if (!LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
+      const level = logLevelFlag(values['log-level'], 'info');
       const clusters = values.cluster ?? [];
       const loadBalancer = (values['load-balancer'] ?? []).map(parseLoadBalancer);
       for (const name of [...clusters, ...loadBalancer.map((l) => l.cluster)]) {

@@ -13,11 +13,11 @@ import {
   isStatusError,
   isUnreachable,
   kubeConfigYaml,
-  loadKubeConfig,
 } from '../../kube/index.js';
 import { AGENT_MODES, SVELTOS_NAMESPACE, ensureNamespace, installCrds, registerManagementCluster, startManager, type AgentMode, type Manager } from '../../manager/index.js';
 import { createLogger } from '../../obs/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
+import { kubeConfigFrom, logLevelFlag, onStopSignal } from '../runtime.js';
 
 const USAGE = `Usage: ripple manager [--kubeconfig FILE] [--context CTX] [--install-crds] [--register-management-cluster]
                       [--agent-mode agentless|collect] [--metrics-port P] [--metrics-address ADDR]
@@ -54,34 +54,6 @@ Examples:
   ripple manager --kubeconfig mgmt.yaml --install-crds --register-management-cluster
   ripple manager --leader-elect --metrics-port 8080 --metrics-address 0.0.0.0      # in a Pod (in-cluster config)
 `;
-
-const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
-type Level = (typeof LEVELS)[number];
-
-/** kubeConfigFrom loads --kubeconfig, or the default chain ($KUBECONFIG, ~/.kube/config, in-cluster). */
-function kubeConfigFrom(file: string | undefined, context: string | undefined): KubeConfig {
-  if (file) return loadKubeConfig({ file, context });
-  const kc = new KubeConfig();
-  kc.loadFromDefault();
-  if (!kc.getCurrentCluster()) throw new KubeConfigError('NoCluster', 'no kubeconfig found: pass --kubeconfig FILE, set KUBECONFIG, or run inside a cluster');
-  return loadKubeConfig({ kubeConfig: kc, context });
-}
-
-function waitForSignal(): { signal: Promise<NodeJS.Signals>; dispose(): void } {
-  let resolve!: (s: NodeJS.Signals) => void;
-  const signal = new Promise<NodeJS.Signals>((r) => (resolve = r));
-  const onInt = () => resolve('SIGINT');
-  const onTerm = () => resolve('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
-  return {
-    signal,
-    dispose() {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-    },
-  };
-}
 
 /** apiFailure turns a client error during start-up into a message saying what to do. */
 function apiFailure(io: CommandIO, what: string, err: unknown): number {
@@ -121,8 +93,7 @@ export const commands: Command[] = [
       const agentMode = (values['agent-mode'] ?? 'agentless') as AgentMode;
       if (!AGENT_MODES.includes(agentMode)) throw new UsageError(`--agent-mode must be ${AGENT_MODES.join(' or ')}, not ${JSON.stringify(values['agent-mode'])}`);
       const metricsPort = portFlag('metrics-port', values['metrics-port']);
-      const level = (values['log-level'] ?? 'info') as Level;
-      if (!LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
+      const level = logLevelFlag(values['log-level'], 'info');
       if (values['leader-elect-namespace'] !== undefined && !values['leader-elect']) throw new UsageError('--leader-elect-namespace needs --leader-elect');
 
       let kc: KubeConfig;
@@ -167,7 +138,7 @@ export const commands: Command[] = [
         throw err;
       }
 
-      const sig = waitForSignal();
+      const sig = onStopSignal();
       let manager: Manager;
       try {
         manager = await startManager({

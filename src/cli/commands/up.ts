@@ -11,6 +11,7 @@ import { errorMessage } from '../../kube/index.js';
 import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
+import { logLevelFlag, onStopSignal } from '../runtime.js';
 
 const DEMO_LIST = Object.values(DEMOS)
   .map((d) => `  ${d.name.padEnd(15)} ${d.title} (seed ${d.seeds.join(', ')})`)
@@ -62,9 +63,6 @@ Examples:
   ripple up --cluster edge-1:env=prod --cluster edge-2:env=dev --load-balancer mgmt
   export KUBECONFIG=$PWD/.ripple/kubeconfig && kubectl --context edge-1 get svc -A
 `;
-
-const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
-type Level = (typeof LEVELS)[number];
 
 /** parseClusterFlag parses `NAME[:k=v,...]`. */
 export function parseClusterFlag(v: string): ClusterSpec {
@@ -118,28 +116,6 @@ function teeStream(a: NodeJS.WritableStream, b: NodeJS.WritableStream | undefine
   });
 }
 
-function onSignal(): { signal: Promise<NodeJS.Signals>; abort: AbortController; dispose(): void } {
-  const abort = new AbortController();
-  let resolveSignal!: (s: NodeJS.Signals) => void;
-  const signal = new Promise<NodeJS.Signals>((r) => (resolveSignal = r));
-  const on = (s: NodeJS.Signals) => {
-    abort.abort();
-    resolveSignal(s);
-  };
-  const onInt = () => on('SIGINT');
-  const onTerm = () => on('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
-  return {
-    signal,
-    abort,
-    dispose() {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-    },
-  };
-}
-
 const labelText = (l: Record<string, string> | undefined) =>
   Object.entries(l ?? {})
     .map(([k, v]) => `${k}=${v}`)
@@ -189,8 +165,7 @@ export const commands: Command[] = [
       }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const port = portFlag('port', values.port);
-      const level = values['log-level'] as Level | undefined;
-      if (level !== undefined && !LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
+      const level = logLevelFlag(values['log-level']);
       let timeoutMs: number | undefined;
       if (values.timeout !== undefined) {
         const t = Number(values.timeout);
@@ -235,7 +210,7 @@ export const commands: Command[] = [
         return fail(ExitCode.BadInput, `cannot use data directory ${display}: ${errorMessage(err)}`);
       }
       const logger: Logger = createLogger({ level: level ?? 'info', destination: teeStream(logFile, level ? io.stderr : undefined), name: 'ripple-up' });
-      const sig = onSignal();
+      const sig = onStopSignal();
       const out = (s: string) => io.stdout.write(`${s}\n`);
       out(`ripple up — data directory ${display} (state persists there; run ripple up again to resume)`);
       for (const n of notes) out(`  note: ${n}`);
