@@ -131,12 +131,7 @@ export const commands: Command[] = [
         'coalesce-ms': { type: 'string' },
         'metrics-port': { type: 'string' },
         'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
       });
-      if (values.help) {
-        io.stdout.write(AGENT_USAGE);
-        return ExitCode.Ok;
-      }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (subcommands: manager, rbac)`);
       const ns = values['cluster-namespace'];
       const name = values['cluster-name'];
@@ -224,12 +219,7 @@ export const commands: Command[] = [
         'coalesce-ms': { type: 'string' },
         'metrics-port': { type: 'string' },
         'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
       });
-      if (values.help) {
-        io.stdout.write(MANAGER_USAGE);
-        return ExitCode.Ok;
-      }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const mode = (values.mode ?? 'agentless') as DeliveryMode;
       if (!['agentless', 'push', 'collect'].includes(mode)) throw new UsageError(`--mode must be agentless, push or collect, not ${JSON.stringify(values.mode)}`);
@@ -288,12 +278,7 @@ export const commands: Command[] = [
         'cluster-namespace': { type: 'string' },
         'cluster-name': { type: 'string' },
         'service-account': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
       });
-      if (values.help) {
-        io.stdout.write(RBAC_USAGE);
-        return ExitCode.Ok;
-      }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const ns = values['cluster-namespace'];
       const name = values['cluster-name'];

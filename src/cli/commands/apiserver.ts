@@ -58,12 +58,7 @@ export const commands: Command[] = [
         'load-balancer': { type: 'string', multiple: true },
         durability: { type: 'string' },
         'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
       });
-      if (values.help) {
-        io.stdout.write(USAGE);
-        return ExitCode.Ok;
-      }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const dataDir = values['data-dir'];
       if (!dataDir) throw new UsageError('--data-dir is required');

@@ -83,12 +83,7 @@ export const commands: Command[] = [
         'leader-elect-namespace': { type: 'string' },
         'shard-key': { type: 'string' },
         'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
       });
-      if (values.help) {
-        io.stdout.write(USAGE);
-        return ExitCode.Ok;
-      }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const agentMode = (values['agent-mode'] ?? 'agentless') as AgentMode;
       if (!AGENT_MODES.includes(agentMode)) throw new UsageError(`--agent-mode must be ${AGENT_MODES.join(' or ')}, not ${JSON.stringify(values['agent-mode'])}`);

@@ -71,12 +71,7 @@ export const commands: Command[] = [
         labels: { type: 'string' },
         'mgmt-kubeconfig': { type: 'string' },
         'mgmt-context': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
       });
-      if (values.help) {
-        io.stdout.write(USAGE);
-        return ExitCode.Ok;
-      }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const missing = (['namespace', 'name', 'kubeconfig'] as const).filter((f) => !values[f]);
       if (missing.length > 0) throw new UsageError(`missing ${missing.map((f) => `--${f}`).join(', ')}`);

@@ -52,19 +52,14 @@ interface Options {
   output: 'table' | 'json';
 }
 
-function parse(args: string[], io: CommandIO, usage: string): Options | number {
+function parse(args: string[], io: CommandIO): Options | number {
   const { values, positionals } = parseFlags(args, {
     kubeconfig: { type: 'string' },
     context: { type: 'string' },
     cluster: { type: 'string' },
     profile: { type: 'string' },
     output: { type: 'string', short: 'o' },
-    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    io.stdout.write(usage);
-    return ExitCode.Ok;
-  }
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   const output = values.output ?? 'table';
   if (output !== 'table' && output !== 'json') throw new UsageError(`--output must be table or json, not ${JSON.stringify(output)}`);
@@ -80,7 +75,7 @@ export const commands: Command[] = [
     summary: 'Show, per cluster and profile, the state of each add-on feature (from ClusterSummaries)',
     usage: ADDONS_USAGE,
     async run(args, io) {
-      const o = parse(args, io, ADDONS_USAGE);
+      const o = parse(args, io);
       if (typeof o === 'number') return o;
       return runGuarded(o.client, async () => {
         printFeatures(featureRows(await listSummaries({ ...o, io })), o.output, io);
@@ -93,7 +88,7 @@ export const commands: Command[] = [
     summary: 'Show what DryRun profiles would change in each cluster (from ClusterReports)',
     usage: DRYRUN_USAGE,
     async run(args, io) {
-      const o = parse(args, io, DRYRUN_USAGE);
+      const o = parse(args, io);
       if (typeof o === 'number') return o;
       return runGuarded(o.client, async () => {
         const items = await listSummaries<Report>({ ...o, io }, 'ClusterReport');

@@ -157,12 +157,7 @@ export const commands: Command[] = [
         once: { type: 'boolean' },
         timeout: { type: 'string' },
         'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
       });
-      if (values.help) {
-        io.stdout.write(USAGE);
-        return ExitCode.Ok;
-      }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const port = portFlag('port', values.port);
       const level = logLevelFlag(values['log-level']);
