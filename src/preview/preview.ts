@@ -28,6 +28,7 @@ import {
   clusterSummaryName,
   identityKey,
   identityOf,
+  type ObjectIdentity,
   missingTemplateResource,
   plan,
   renderDesired,
@@ -537,6 +538,15 @@ class Preview {
     const actions = plan({ desired: rendered.desired, observed, deployed: [], namespaces });
     const byKey = new Map<string, DesiredObject>(rendered.desired.map((d) => [identityKey(identityOf(d.target, d.object)), d]));
     let conflicted = false;
+    // Where an action's object goes and what it is.
+    const about = (id: ObjectIdentity) => ({
+      target: id.target,
+      targetCluster: storeOf(id.target).display,
+      apiVersion: id.apiVersion,
+      kind: id.kind,
+      namespace: id.namespace,
+      name: id.name,
+    });
     for (const a of actions) {
       switch (a.type) {
         case 'createNamespace': {
@@ -551,18 +561,7 @@ class Preview {
           const current = observed.get(identityKey(a.id));
           const adopting = a.type === 'apply' && a.object.metadata.annotations?.[ADOPTED_ANNOTATION] !== undefined && current?.metadata.annotations?.[ADOPTED_ANNOTATION] === undefined;
           const type = a.type === 'unchanged' ? 'unchanged' : adopting ? 'adopt' : a.op;
-          const action: DeployAction = {
-            type,
-            target: a.id.target,
-            targetCluster: storeOf(a.id.target).display,
-            apiVersion: a.id.apiVersion,
-            kind: a.id.kind,
-            namespace: a.id.namespace,
-            name: a.id.name,
-            object: a.object,
-            subresources: [...(d?.subresources ?? [])],
-            source: d?.source,
-          };
+          const action: DeployAction = { type, ...about(a.id), object: a.object, subresources: [...(d?.subresources ?? [])], source: d?.source };
           if (adopting) action.message = 'exists without Sveltos stamps: adopted (Ripple releases it on withdrawal instead of deleting it)';
           dv.actions.push(action);
           if (!dryRun && a.type === 'apply') {
@@ -573,19 +572,7 @@ class Preview {
         }
         case 'conflict': {
           conflicted = true;
-          const d = byKey.get(identityKey(a.id));
-          dv.actions.push({
-            type: 'conflict',
-            target: a.id.target,
-            targetCluster: storeOf(a.id.target).display,
-            apiVersion: a.id.apiVersion,
-            kind: a.id.kind,
-            namespace: a.id.namespace,
-            name: a.id.name,
-            subresources: [],
-            source: d?.source,
-            message: a.message.trim(),
-          });
+          dv.actions.push({ type: 'conflict', ...about(a.id), subresources: [], source: byKey.get(identityKey(a.id))?.source, message: a.message.trim() });
           this.problem('deploy', 'Conflict', where, a.message.trim());
           break;
         }
