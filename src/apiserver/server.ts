@@ -90,8 +90,17 @@ export interface ApiServer {
   kubeconfigYaml(name?: string): string;
   /** enableLoadBalancer switches the load-balancer simulator on for a cluster (persisted). */
   enableLoadBalancer(cluster: string, pool?: string[]): Promise<void>;
+  /** requestCounts returns how many requests each cluster has received since start (a watch counts once, when
+   * opened), and the total including requests outside /clusters. Idle tests read it: a settled fleet sends none. */
+  requestCounts(): RequestCounts;
   /** stop closes watches and connections, commits what is pending and closes the database. */
   stop(): Promise<void>;
+}
+
+/** RequestCounts is what ApiServer.requestCounts returns. */
+export interface RequestCounts {
+  total: number;
+  byCluster: Record<string, number>;
 }
 
 const NOOP_LOGGER: Logger = { info() {}, warn() {}, error() {}, debug() {} };
@@ -134,6 +143,8 @@ class EmbeddedApiServer implements ApiServer {
   private kubeconfigWrite: Promise<void> | undefined;
   private kubeconfigDirty = false;
   private kubeconfigSeq = 0;
+  private requestsTotal = 0;
+  private readonly requestsByCluster = new Map<string, number>();
 
   constructor(
     readonly dataDir: string,
@@ -359,7 +370,12 @@ class EmbeddedApiServer implements ApiServer {
     this.store.setMeta('port', String(this.port));
   }
 
+  requestCounts(): RequestCounts {
+    return { total: this.requestsTotal, byCluster: Object.fromEntries(this.requestsByCluster) };
+  }
+
   private serve(req: IncomingMessage, res: ServerResponse): void {
+    this.requestsTotal++;
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -377,6 +393,7 @@ class EmbeddedApiServer implements ApiServer {
       sendStatus(res, pathNotFound().status);
       return;
     }
+    this.requestsByCluster.set(m[1], (this.requestsByCluster.get(m[1]) ?? 0) + 1);
     const e = this.entries.get(m[1]);
     if (!e || this.stopped) {
       sendStatus(res, notFound({ group: '', resource: 'clusters' }, m[1]).status);

@@ -147,6 +147,21 @@ describe('informers', () => {
     await factory.stop();
   });
 
+  test('kinds that never come: after a few requests the waiting informers send none (no reconnect loop)', { timeout: 30_000 }, async () => {
+    const factory = new InformerFactory(client);
+    const subs = ['Widget', 'Gizmo'].map((kind) => factory.subscribe({ apiVersion: 'never.example.com/v1', kind }));
+    for (const sub of subs) await eventually(() => sub.informer.state, (s) => s === 'waiting-for-kind', { message: 'waiting-for-kind' });
+    // Let the CRD watch open and the waiters woken by it recheck discovery once.
+    await new Promise((r) => setTimeout(r, 500));
+    const before = api.server.requestCounts().total;
+    await new Promise((r) => setTimeout(r, 2000));
+    const sent = api.server.requestCounts().total - before;
+    // Until the fix, every waiter reopened the CRD watch as soon as it was woken: ~90 requests a second.
+    assert.equal(sent, 0, `requests sent while waiting: ${sent}`);
+    for (const sub of subs) assert.equal(sub.informer.state, 'waiting-for-kind');
+    await factory.stop();
+  });
+
   test('an unreachable server: the informer backs off (no busy loop) and stops promptly', async () => {
     const srv = createServer();
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));

@@ -435,19 +435,33 @@ export class InformerFactory {
   }
 }
 
+/** While the CRD watch is open, an informer waiting for a kind rechecks discovery at least this often. */
+const WATCHED_KIND_WAIT_MS = 300_000;
+
 /**
- * CrdWatcher wakes informers waiting for a kind whenever a CustomResourceDefinition changes. It runs only while
- * someone waits, and wakes everyone once its watch is established (closing the race with a CRD created meanwhile).
+ * CrdWatcher wakes informers waiting for a kind whenever a CustomResourceDefinition changes. Its watch runs while
+ * someone waits and lingers a while after the last waiter left (an informer whose kind is still missing comes back
+ * at once after its retry, and must find the watch still open rather than open a new one). When the watch is
+ * established it wakes the waiters that registered before — they may have missed a CRD created meanwhile — and
+ * only those: a waiter that finds the watch open sleeps until a CRD changes or its own backoff expires.
  */
 class CrdWatcher implements KindWaiter {
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Map<() => void, { beforeWatch: boolean }>();
   private watch: Watch | undefined;
   private starting: Promise<void> | undefined;
   private abort = new AbortController();
+  private linger: NodeJS.Timeout | undefined;
+  private restart: NodeJS.Timeout | undefined;
+  /** Spaces out watch attempts after failures or watches that end early; reset by a watch that lived a while. */
+  private readonly retry = new Backoff({ initialMs: 1000, maxMs: 30_000, jitter: 0.2 });
+  private retryAt = 0;
+  /** Watch attempts made (for tests and diagnostics). */
+  watchesStarted = 0;
 
   constructor(
     private readonly client: KubeClient,
     private readonly log: Logger,
+    private readonly lingerMs = 30_000,
   ) {}
 
   waitForChange(maxMs: number, signal: AbortSignal): Promise<void> {
@@ -456,24 +470,44 @@ class CrdWatcher implements KindWaiter {
         clearTimeout(timer);
         signal.removeEventListener('abort', wake);
         this.waiters.delete(wake);
-        if (this.waiters.size === 0) this.stopWatch();
+        if (this.waiters.size === 0) this.scheduleStop();
         resolve();
       };
-      const timer = setTimeout(wake, maxMs);
+      // With the CRD watch open, a new CRD wakes the waiter at once: the timer only covers kinds served some other
+      // way (aggregated APIs), so it is as long as a watch renewal — no discovery request every few seconds.
+      const timer = setTimeout(wake, this.watch ? Math.max(maxMs, WATCHED_KIND_WAIT_MS) : maxMs);
       signal.addEventListener('abort', wake, { once: true });
-      this.waiters.add(wake);
+      if (this.linger) {
+        clearTimeout(this.linger);
+        this.linger = undefined;
+      }
+      this.waiters.set(wake, { beforeWatch: this.watch === undefined });
       this.ensureWatch();
     });
   }
 
   private wakeAll(): void {
-    for (const w of [...this.waiters]) w();
+    for (const w of [...this.waiters.keys()]) w();
+  }
+
+  private wakeEarlyWaiters(): void {
+    for (const [w, info] of [...this.waiters]) if (info.beforeWatch) w();
+  }
+
+  private scheduleStop(): void {
+    if (this.linger) clearTimeout(this.linger);
+    this.linger = setTimeout(() => {
+      this.linger = undefined;
+      if (this.waiters.size === 0) this.stopWatch();
+    }, this.lingerMs);
+    this.linger.unref?.();
   }
 
   private ensureWatch(): void {
-    if (this.watch || this.starting) return;
+    if (this.watch || this.starting || this.restart || Date.now() < this.retryAt) return;
     this.abort = new AbortController();
     const signal = this.abort.signal;
+    this.watchesStarted++;
     this.starting = (async () => {
       try {
         const page = await this.client.request<{ metadata?: { resourceVersion?: string } }>({
@@ -492,19 +526,28 @@ class CrdWatcher implements KindWaiter {
             this.wakeAll();
           },
         );
-        if (signal.aborted || this.waiters.size === 0) {
+        if (signal.aborted) {
           w.stop();
           return;
         }
         this.watch = w;
-        this.wakeAll();
+        this.wakeEarlyWaiters();
+        const openedAt = Date.now();
         w.done
           .catch((err) => this.log.debug({ err: errorMessage(err) }, 'CRD watch ended'))
           .finally(() => {
-            if (this.watch === w) this.watch = undefined;
+            if (this.watch !== w) return;
+            this.watch = undefined;
+            // Waiters of an ended watch could miss a change until it is back: treat them as early waiters, and
+            // reopen it after a delay that grows while watches keep ending early.
+            for (const info of this.waiters.values()) info.beforeWatch = true;
+            if (Date.now() - openedAt >= 10_000) this.retry.reset();
+            if (this.waiters.size > 0 && !signal.aborted) this.scheduleRestart(this.retry.next());
           });
       } catch (err) {
-        // No CRD API or no access: waiters fall back to polling discovery.
+        // No CRD API or no access: waiters fall back to their own backoff timers (discovery on each retry); the
+        // watch is tried again after a growing delay, not on every waiter's retry.
+        if (!signal.aborted) this.retryAt = Date.now() + this.retry.next();
         this.log.debug({ err: errorMessage(err) }, 'cannot watch CRDs; polling discovery instead');
       } finally {
         this.starting = undefined;
@@ -512,13 +555,26 @@ class CrdWatcher implements KindWaiter {
     })();
   }
 
+  private scheduleRestart(ms: number): void {
+    if (this.restart) return;
+    this.restart = setTimeout(() => {
+      this.restart = undefined;
+      if (this.waiters.size > 0) this.ensureWatch();
+    }, ms);
+    this.restart.unref?.();
+  }
+
   private stopWatch(): void {
+    if (this.restart) clearTimeout(this.restart);
+    this.restart = undefined;
     this.abort.abort();
     this.watch?.stop();
     this.watch = undefined;
   }
 
   async stop(): Promise<void> {
+    if (this.linger) clearTimeout(this.linger);
+    this.linger = undefined;
     this.stopWatch();
     await this.starting;
   }
