@@ -80,14 +80,27 @@ test('addRateLimited delays by the limiter and counts requeues', async () => {
   q.shutDown();
 });
 
-test('coalescing: a burst of adds within the window becomes one item', async () => {
-  const q = new WorkQueue({ coalesceMs: 30 });
+test('coalescing: a burst becomes one item; a quiet key is ready next turn, a recent one waits for its window', async () => {
+  const q = new WorkQueue({ coalesceMs: 200 });
   for (let i = 0; i < 50; i++) q.add('burst');
-  assert.equal(q.length, 0, 'nothing is ready inside the window');
+  assert.equal(q.length, 0, 'adds of this turn merge: nothing is ready before the turn ends');
+  assert.equal(q.delayedCount, 1);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(q.length, 1, 'a key with no recent reconcile pays no window');
+  assert.equal(await q.get(), 'burst');
+  // Added again while a worker holds it, and again after: throttled to one more item, after the window.
+  q.add('burst');
+  q.done('burst');
+  q.add('burst');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(q.length, 0, 'handed out less than a window ago: waits');
   assert.equal(q.delayedCount, 1);
   assert.equal(await q.get(), 'burst');
   q.done('burst');
   assert.equal(q.length + q.delayedCount, 0);
+  q.add('other');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(q.length, 1, 'other keys are not throttled by this one');
   q.shutDown();
 });
 

@@ -1,7 +1,9 @@
 // A rate-limited work queue of string keys: a key is queued at most once however often it is added (dedup), a key
 // being processed is never handed to a second worker (it is re-queued when done if it was added meanwhile),
 // delayed adds keep the earliest deadline, failures back off per key exponentially, and an optional coalescing
-// window delays first adds so bursts collapse into one reconcile.
+// window throttles each key: the first add after a quiet period is ready on the next turn of the event loop (adds
+// in the same turn merge into it), while a key handed to a worker less than a window ago waits until the window
+// has passed — an isolated change pays no window, a burst costs at most one reconcile per window.
 // Go: client-go util/workqueue (queue.go, delaying_queue.go, rate_limiting_queue.go, default_rate_limiters.go)
 
 /** RateLimiter decides how long a failing key waits before its next try. */
@@ -42,8 +44,8 @@ export class ExponentialRateLimiter implements RateLimiter {
 export interface WorkQueueOptions {
   rateLimiter?: RateLimiter;
   /**
-   * Coalescing window in ms for add(): a key not yet queued waits this long first, and every add within the window
-   * merges into one item (default 0: queue immediately).
+   * Coalescing window in ms for add(): a key is handed to workers at most once per window; the first add after a
+   * quiet period waits only for the current turn of the event loop (default 0: queue immediately, no throttling).
    */
   coalesceMs?: number;
   /** Called when a key becomes ready, with how long it waited since it was first added (for metrics). */
@@ -58,7 +60,10 @@ export class WorkQueue {
   private head = 0;
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
-  private readonly waiting = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  private readonly waiting = new Map<string, { at: number; timer: NodeJS.Timeout | NodeJS.Immediate }>();
+  /** When each key was last handed to a worker (coalescing only; pruned as entries age out of the window). */
+  private readonly lastTaken = new Map<string, number>();
+  private lastPrune = 0;
   private readonly readyAt = new Map<string, number>();
   private readonly getters: ((key: string | undefined) => void)[] = [];
   private readonly drained: (() => void)[] = [];
@@ -92,8 +97,21 @@ export class WorkQueue {
 
   /** add queues key (after the coalescing window, if one is configured); a key already queued is not added twice. */
   add(key: string): void {
-    if (this.coalesceMs > 0 && !this.dirty.has(key)) this.addAfter(key, this.coalesceMs);
-    else this.addNow(key);
+    if (this.coalesceMs <= 0 || this.dirty.has(key)) return this.addNow(key);
+    const last = this.lastTaken.get(key);
+    const wait = last === undefined ? 0 : last + this.coalesceMs - performance.now();
+    if (wait > 0) this.addAfter(key, wait);
+    else this.addNextTurn(key);
+  }
+
+  // addNextTurn queues key once the current turn of the event loop is over (a watch chunk's events join it).
+  private addNextTurn(key: string): void {
+    if (this.shutting || this.waiting.has(key)) return;
+    const timer = setImmediate(() => {
+      this.waiting.delete(key);
+      this.addNow(key);
+    });
+    this.waiting.set(key, { at: performance.now(), timer });
   }
 
   private addNow(key: string): void {
@@ -122,7 +140,7 @@ export class WorkQueue {
     const cur = this.waiting.get(key);
     if (cur) {
       if (cur.at <= at) return;
-      clearTimeout(cur.timer);
+      clearWaiting(cur.timer);
     }
     const timer = setTimeout(() => {
       this.waiting.delete(key);
@@ -154,6 +172,7 @@ export class WorkQueue {
     }
     this.processing.add(key);
     this.dirty.delete(key);
+    if (this.coalesceMs > 0) this.noteTaken(key);
     const t = this.readyAt.get(key);
     this.readyAt.delete(key);
     if (t !== undefined) this.options.onTake?.(key, performance.now() - t);
@@ -167,10 +186,26 @@ export class WorkQueue {
     return new Promise((resolve) => this.getters.push(resolve));
   }
 
-  /** done marks key processed; if it was added meanwhile it is queued again. */
+  private noteTaken(key: string): void {
+    const now = performance.now();
+    this.lastTaken.set(key, now);
+    // Forget keys whose window has passed, at most once per window (amortised over the takes).
+    if (now - this.lastPrune < this.coalesceMs || this.lastTaken.size < 1024) return;
+    this.lastPrune = now;
+    for (const [k, t] of this.lastTaken) if (now - t >= this.coalesceMs) this.lastTaken.delete(k);
+  }
+
+  /** done marks key processed; if it was added meanwhile it is queued again (after its window, when coalescing). */
   done(key: string): void {
     this.processing.delete(key);
-    if (this.dirty.has(key) && !this.shutting) this.push(key);
+    if (this.dirty.has(key) && !this.shutting) {
+      const last = this.lastTaken.get(key);
+      const wait = this.coalesceMs > 0 && last !== undefined ? last + this.coalesceMs - performance.now() : 0;
+      if (wait > 0) {
+        this.dirty.delete(key);
+        this.addAfter(key, wait);
+      } else this.push(key);
+    }
     if (this.processing.size === 0) for (const d of this.drained.splice(0)) d();
   }
 
@@ -178,8 +213,9 @@ export class WorkQueue {
   shutDown(): void {
     if (this.shutting) return;
     this.shutting = true;
-    for (const w of this.waiting.values()) clearTimeout(w.timer);
+    for (const w of this.waiting.values()) clearWaiting(w.timer);
     this.waiting.clear();
+    this.lastTaken.clear();
     this.queue = [];
     this.head = 0;
     this.dirty.clear();
@@ -193,4 +229,9 @@ export class WorkQueue {
     if (this.processing.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.drained.push(resolve));
   }
+}
+
+function clearWaiting(t: NodeJS.Timeout | NodeJS.Immediate): void {
+  clearTimeout(t as NodeJS.Timeout);
+  clearImmediate(t as NodeJS.Immediate);
 }
