@@ -6,7 +6,7 @@ import { Annotations } from '../api/index.js';
 import { silentLogger, type Logger, type Registry } from '../obs/index.js';
 import type { ClusterRegistry } from '../clusters/index.js';
 import type { FuncOptions } from '../funcs/index.js';
-import { Controller, objectKey, type EventRecorder, type InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
+import { Controller, objectKey, onlyStatusChanged, type EventRecorder, type InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
 import type { AddonContext, Clock } from './context.js';
 import { addonMetrics } from './metrics.js';
 import { FIELD_MANAGER, profileKey, type ProfileKind } from './names.js';
@@ -96,8 +96,9 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
     for (const dep of ((o as { spec?: { dependsOn?: string[] } }).spec?.dependsOn ?? []) as string[]) keys.push(profileKey(kind, o.metadata.namespace, dep));
     return keys;
   };
-  profileController.watch(caches.clusterProfiles, profileKeys('ClusterProfile'));
-  profileController.watch(caches.profiles, profileKeys('Profile'));
+  // A profile's own status write (this controller's) changes nothing it reads: no reconcile for it.
+  profileController.watch(caches.clusterProfiles, profileKeys('ClusterProfile'), onlyStatusChanged);
+  profileController.watch(caches.profiles, profileKeys('Profile'), onlyStatusChanged);
   // A profile paused or resumed: its ClusterSummaries re-evaluate (a paused profile updates none of them).
   for (const [kind, view] of [['ClusterProfile', caches.clusterProfiles], ['Profile', caches.profiles]] as const) {
     removers.push(
@@ -130,11 +131,6 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
     }
     return keys;
   };
-  const onlyStatusChanged = (a: KubeObject, b: KubeObject) =>
-    a.metadata.generation !== undefined &&
-    a.metadata.generation === b.metadata.generation &&
-    a.metadata.deletionTimestamp === b.metadata.deletionTimestamp &&
-    JSON.stringify([a.metadata.labels, a.metadata.annotations, a.metadata.finalizers]) === JSON.stringify([b.metadata.labels, b.metadata.annotations, b.metadata.finalizers]);
   const ROLLUP_MS = Math.max(coalesceMs, 50);
   const anyChange = (o: KubeObject) => {
     summaryController.enqueue(objectKey(o));

@@ -17,6 +17,26 @@ export function objectKey(obj: CacheObject): string {
   return ns ? `${ns}/${obj.metadata.name}` : obj.metadata.name;
 }
 
+/** StatusAware is an object whose metadata tells a status-only write apart (generation counts spec changes). */
+type StatusAware = { metadata: { generation?: number; deletionTimestamp?: string; labels?: unknown; annotations?: unknown; finalizers?: unknown; ownerReferences?: unknown } };
+
+/**
+ * onlyStatusChanged reports whether b differs from a only in status (and resourceVersion/managedFields): same
+ * generation — kinds with a status subresource bump it on spec changes only — and the same labels, annotations,
+ * finalizers, owners and deletion state. Kinds without a generation never qualify. Controllers skip such updates
+ * when their reconcile does not read the status, so their own status writes do not wake them again.
+ */
+export function onlyStatusChanged(a: StatusAware, b: StatusAware): boolean {
+  const m = a.metadata;
+  const n = b.metadata;
+  return (
+    m.generation !== undefined &&
+    m.generation === n.generation &&
+    m.deletionTimestamp === n.deletionTimestamp &&
+    JSON.stringify([m.labels, m.annotations, m.finalizers, m.ownerReferences]) === JSON.stringify([n.labels, n.annotations, n.finalizers, n.ownerReferences])
+  );
+}
+
 /** splitKey splits a cache key into namespace ('' for cluster-scoped) and name. */
 export function splitKey(key: string): { namespace: string; name: string } {
   const i = key.indexOf('/');

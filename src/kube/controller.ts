@@ -143,9 +143,10 @@ export class Controller {
 
   /**
    * watch enqueues keys for every add, update (old and new object, so a changed mapping reaches both) and delete
-   * of source. Returns a function that detaches the handlers.
+   * of source; updates for which `ignoreUpdate(old, new)` holds (e.g. onlyStatusChanged) are skipped. Returns a
+   * function that detaches the handlers.
    */
-  watch<T extends CacheObject>(source: EventSource<T>, map: KeyMapper<T> = objectKey): () => void {
+  watch<T extends CacheObject>(source: EventSource<T>, map: KeyMapper<T> = objectKey, ignoreUpdate?: (oldObj: T, newObj: T) => boolean): () => void {
     const enqueue = (obj: T) => {
       const keys = map(obj);
       if (keys === undefined) return;
@@ -155,6 +156,7 @@ export class Controller {
     const remove = source.addHandler({
       onAdd: (o) => enqueue(o),
       onUpdate: (old, o) => {
+        if (ignoreUpdate?.(old, o)) return;
         enqueue(o);
         // Only re-map the old object when the mapping may differ (custom mappers); the default key never changes.
         if (map !== objectKey) enqueue(old);

@@ -66,6 +66,7 @@ export {
   CacheError,
   ObjectCache,
   objectKey,
+  onlyStatusChanged,
   splitKey,
   type CacheListOptions,
   type CacheObject,
