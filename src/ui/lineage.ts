@@ -29,7 +29,7 @@ class LineageBuilder {
       return id;
     }
     const observed = this.m.seenAt(ref);
-    const api = role === 'summary' ? summaryTime(obj) : role === 'trigger' || role === 'source' || role === 'config' ? undefined : apiTime(obj, extra.deployed && obj?.kind !== 'ClusterProfile' ? DEPLOYER_MANAGER : undefined);
+    const api = role === 'trigger' || role === 'source' || role === 'config' ? undefined : apiTime(obj, extra.deployed && obj?.kind !== 'ClusterProfile' ? DEPLOYER_MANAGER : undefined);
     const time = observed ?? api;
     this.nodes.set(id, {
       id,
@@ -74,15 +74,6 @@ class LineageBuilder {
     });
     return { direction, root, nodes: [...this.nodes.values()], edges, missing: this.missing };
   }
-}
-
-function summaryTime(cs: Obj | undefined): number | undefined {
-  let best: number | undefined;
-  for (const f of arr(cs?.status?.featureSummaries)) {
-    const t = Date.parse(str(f.lastAppliedTime) ?? '');
-    if (Number.isFinite(t) && (best === undefined || t > best)) best = t;
-  }
-  return best ?? apiTime(cs);
 }
 
 const eventNodeId = (cluster: string, id: string) => `event|${cluster}|${id}`;

@@ -132,11 +132,12 @@ export function summaryProfile(cs: Obj): { kind: string; name: string } {
   return { kind: owner?.kind ?? 'ClusterProfile', name };
 }
 
+// What counts as a new version of an object for lineage times: a ClusterSummary's hop is its spec (generation) —
+// the deployer applies the objects and only then writes status; a report's, its matches; a generated object's, the
+// content hash the event manager stamps; a deployed object's, the deployer's hash (and status, when adopted for it).
 function fingerprint(kind: GvkName | 'deployed', o: Obj): string {
   const a = o.metadata.annotations ?? {};
   switch (kind) {
-    case 'clusterSummary':
-      return JSON.stringify(arr(o.status?.featureSummaries).map((f) => [f.featureID, f.status, f.hash, f.lastAppliedTime, f.failureMessage]));
     case 'eventReport':
       return JSON.stringify(o.spec?.matchingResources ?? []);
     case 'configMap':
