@@ -23,7 +23,7 @@ test('the bundle is built from node_modules: one script, one stylesheet, no remo
 });
 
 test('filter: labels, cluster:, kind:, name: and free text, all terms must match', () => {
-  const rows = [
+  const rows: { n: string; labels: Record<string, string>; kind: string }[] = [
     { n: 'edge-1', labels: { env: 'prod', region: 'eu' }, kind: 'SveltosCluster' },
     { n: 'edge-2', labels: { env: 'dev' }, kind: 'SveltosCluster' },
     { n: 'capi-1', labels: { env: 'prod' }, kind: 'Cluster' },

@@ -8,7 +8,7 @@ import { Annotations, EventTriggerLabels, Labels } from '../api/index.js';
 import { clusterLabel, detailOf } from '../manager/index.js';
 import { resourceEventId, RippleAnnotations } from '../events/index.js';
 import { MGMT_ID, type LineageEdge, type LineageGraph, type LineageNode, type LineageRole, type ObjRef } from './api-types.js';
-import { apiTime, DEPLOYER_MANAGER, objKey, reportNameFor, summaryProfile, type FleetModel, type Obj } from './model.js';
+import { apiTime, DEPLOYER_MANAGER, objKey, pickVersion, reportNameFor, summaryProfile, type FleetModel, type Obj } from './model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const arr = <T = Record<string, unknown>>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
@@ -18,8 +18,15 @@ class LineageBuilder {
   readonly nodes = new Map<string, LineageNode>();
   readonly edges = new Map<string, LineageEdge>();
   readonly missing: string[] = [];
+  /** Per node: the versions the dashboard saw (ms) and the object's own timestamp, resolved into a time by graph(). */
+  private readonly clocks = new Map<string, { versions: readonly number[]; api?: number }>();
 
   constructor(private readonly m: FleetModel) {}
+
+  /** clock records a node's candidate times (the event node's come from the reports). */
+  clock(id: string, versions: readonly number[], api: number | undefined): void {
+    this.clocks.set(id, { versions, api });
+  }
 
   node(role: LineageRole, ref: ObjRef, obj: Obj | undefined, extra: Partial<LineageNode> = {}): string {
     const id = extra.id ?? objKey(ref);
@@ -28,15 +35,14 @@ class LineageBuilder {
       if (role === 'object' && cur.role === 'profile') cur.deployed = true;
       return id;
     }
-    const observed = this.m.seenAt(ref);
-    const api = role === 'trigger' || role === 'source' || role === 'config' ? undefined : apiTime(obj, extra.deployed && obj?.kind !== 'ClusterProfile' ? DEPLOYER_MANAGER : undefined);
-    const time = observed ?? api;
+    // Definitions (EventSource, EventTrigger, a referenced ConfigMap) are not hops in time: their latency is measured
+    // from the hop before them.
+    const untimed = role === 'trigger' || role === 'source' || role === 'config';
+    if (!untimed && extra.time === undefined) this.clock(id, this.m.seenTimes(ref), apiTime(obj, extra.deployed && obj?.kind !== 'ClusterProfile' ? DEPLOYER_MANAGER : undefined));
     this.nodes.set(id, {
       id,
       role,
       ref,
-      time,
-      timeSource: time === undefined ? undefined : observed !== undefined ? 'observed' : 'api',
       detail: obj ? detailOf(obj) || undefined : undefined,
       ...(obj?.metadata.deletionTimestamp ? { status: 'Deleting' } : {}),
       ...extra,
@@ -49,10 +55,37 @@ class LineageBuilder {
     this.edges.set(`${from}→${to}`, { from, to });
   }
 
-  /** graph finishes: each edge's latency is its target's time minus the nearest earlier timed hop. */
+  /**
+   * graph finishes. Times: objects change again after they caused something (a Service whose status Ripple writes
+   * back is a new version of the event), so each node takes its newest version not after the times of the nodes it
+   * caused — resolved from the sinks up. Each edge's latency is its target's time minus the nearest timed hop above.
+   */
   graph(direction: LineageGraph['direction'], root: string): LineageGraph {
     const incoming = new Map<string, string[]>();
-    for (const e of this.edges.values()) incoming.set(e.to, [...(incoming.get(e.to) ?? []), e.from]);
+    const outgoing = new Map<string, string[]>();
+    for (const e of this.edges.values()) {
+      incoming.set(e.to, [...(incoming.get(e.to) ?? []), e.from]);
+      outgoing.set(e.from, [...(outgoing.get(e.from) ?? []), e.to]);
+    }
+    const bound = new Map<string, number | undefined>();
+    const resolve = (id: string, depth = 0): number | undefined => {
+      if (bound.has(id)) return bound.get(id);
+      bound.set(id, undefined); // cycle guard
+      const n = this.nodes.get(id);
+      const below = (outgoing.get(id) ?? []).map((c) => (depth > 32 ? undefined : resolve(c, depth + 1))).filter((t): t is number => t !== undefined);
+      const notAfter = below.length ? Math.min(...below) : undefined;
+      const c = this.clocks.get(id);
+      if (n && c && !n.withdrawn) {
+        const observed = pickVersion(c.versions, notAfter);
+        const time = observed ?? c.api;
+        if (time !== undefined) Object.assign(n, { time, timeSource: observed !== undefined ? 'observed' : 'api' });
+      }
+      // Untimed nodes pass their children's bound up.
+      const t = n?.time ?? notAfter;
+      bound.set(id, t);
+      return t;
+    };
+    for (const id of this.nodes.keys()) resolve(id);
     const timed = (id: string, depth = 0): LineageNode | undefined => {
       const n = this.nodes.get(id);
       if (!n || depth > 32) return undefined;
@@ -137,6 +170,21 @@ function stepUp(m: FleetModel, b: LineageBuilder, id: string, obj: Obj): { id: s
   const pid = b.node('profile', pref, profile, profile ? {} : { withdrawn: true });
   b.edge(pid, below);
   if (!profile) b.missing.push(`${ownerKind} ${profileName} not found`);
+  // Resources the deployer read to render (templateResourceRefs, from the management cluster): when Ripple deployed
+  // them too (seed 000's upstream load-balancer Service), they are hops of the same lineage.
+  if (cs) {
+    for (const t of arr(profile?.spec?.templateResourceRefs)) {
+      const r = (t.resource ?? {}) as Record<string, unknown>;
+      const tref: ObjRef = { cluster: MGMT_ID, apiVersion: str(r.apiVersion) ?? 'v1', kind: str(r.kind) ?? '', namespace: str(r.namespace), name: str(r.name) ?? '' };
+      const dep = findDeployed(m, tref);
+      if (!dep) continue;
+      const tid = b.node('object', tref, dep, { deployed: true });
+      b.edge(tid, below);
+      const da = dep.metadata.annotations ?? {};
+      const owner = da[Annotations.ownerName] ? summaryFor(m, da[Annotations.ownerName], da[Annotations.clusterSummary]) : undefined;
+      if (owner) b.edge(b.node('summary', m.mgmtRef(owner), owner, { status: featureStatus(owner), message: featureFailure(owner) }), tid);
+    }
+  }
   // The ConfigMap/Secret the object was rendered from, referenced by the profile's policyRefs.
   const refName = a[Annotations.referenceName];
   if (refName) {
@@ -204,10 +252,9 @@ function eventChainUp(m: FleetModel, b: LineageBuilder, profile: Obj, pid: strin
   }
   const eref: ObjRef = { cluster, apiVersion: str(matched.apiVersion) ?? '', kind: str(matched.kind) ?? '', namespace: str(matched.namespace), name: str(matched.name) ?? '' };
   const id = resourceEventId(eref as never);
-  const observed = m.eventSeenAt(cluster, id);
-  const time = observed ?? apiTime(report);
   const eid = eventNodeId(cluster, id);
-  b.nodes.set(eid, { id: eid, role: 'event', ref: eref, time, timeSource: time === undefined ? undefined : observed !== undefined ? 'observed' : 'api' });
+  b.nodes.set(eid, { id: eid, role: 'event', ref: eref });
+  b.clock(eid, m.eventTimes(`${cluster}|${id}`), apiTime(report));
   b.edge(eid, rid);
 }
 
@@ -228,13 +275,11 @@ export function downstreamLineage(m: FleetModel, ref: ObjRef): LineageGraph {
   const b = new LineageBuilder(m);
   const id = resourceEventId(ref as never);
   const eventKey = `${ref.cluster}|${id}`;
-  const observed = m.eventSeenAt(ref.cluster, id);
   const reports = m.list('eventReport').filter(
     (r) => clusterLabel(str(r.spec?.clusterNamespace) ?? r.metadata.namespace, str(r.spec?.clusterName)) === ref.cluster && arr(r.spec?.matchingResources).some((x) => resourceEventId(x as never) === id),
   );
   const eid = eventNodeId(ref.cluster, id);
-  const time = observed ?? apiTime(reports[0]);
-  b.nodes.set(eid, { id: eid, role: 'event', ref, time, timeSource: time === undefined ? undefined : observed !== undefined ? 'observed' : 'api', ...(reports.length === 0 ? { status: 'gone' } : {}) });
+  b.nodes.set(eid, { id: eid, role: 'event', ref, ...(reports.length === 0 ? { status: 'gone' } : {}) });
   const reportIds = new Map<string, string>();
   for (const r of reports) {
     const rid = b.node('report', m.mgmtRef(r), r, { status: str(r.status?.phase), message: str(r.status?.failureMessage) });
@@ -275,6 +320,7 @@ export function downstreamLineage(m: FleetModel, ref: ObjRef): LineageGraph {
     if (!via) b.edge(tid, pid);
     deployedBy(m, b, p.metadata.name, pid, profileIds, 0);
   }
+  b.clock(eid, m.eventTimes(eventKey), apiTime(reports[0]));
   // What was withdrawn for this event (remembered since the dashboard started).
   for (const w of m.withdrawn(eventKey)) {
     const key = objKey(w.ref);

@@ -47,10 +47,21 @@ export const GVKS = {
 
 type GvkName = keyof typeof GVKS;
 
-/** Seen is when the dashboard saw an object's content change (fingerprint), ms since the epoch. */
+/** Seen is when the dashboard saw an object's content change (fingerprint): the last few versions, ms ascending. */
 interface Seen {
   fp: string;
-  t: number;
+  /** Empty when the object was listed at start (its time is unknown here; the API timestamps stand in). */
+  times: number[];
+}
+
+const MAX_VERSIONS = 16;
+
+/** pickVersion is the newest time not after notAfter (default: the newest), or the first when all are later. */
+export function pickVersion(times: readonly number[], notAfter?: number): number | undefined {
+  if (times.length === 0) return undefined;
+  if (notAfter === undefined) return times[times.length - 1];
+  for (let i = times.length - 1; i >= 0; i--) if (times[i] <= notAfter) return times[i];
+  return times[0];
 }
 
 /** Withdrawn is an object of an event's lineage that was deleted, remembered for the reverse lineage. */
@@ -139,7 +150,7 @@ function fingerprint(kind: GvkName | 'deployed', o: Obj): string {
   const a = o.metadata.annotations ?? {};
   switch (kind) {
     case 'eventReport':
-      return JSON.stringify(o.spec?.matchingResources ?? []);
+      return `${JSON.stringify(o.spec?.matchingResources ?? [])}|${str(o.spec?.resources) ?? ''}`;
     case 'configMap':
     case 'secret':
       return a[RippleAnnotations.hash] ?? o.metadata.resourceVersion ?? '';
@@ -158,8 +169,12 @@ export class FleetModel {
   private readonly subs = new Map<GvkName, Subscription<Obj>>();
   private readonly deployedSubs = new Map<string, Subscription<Obj> | undefined>();
   private readonly seen = new Map<string, Seen>();
-  /** When a report started listing a resource: `${cluster}|${eventId}` → ms. */
-  private readonly eventSeen = new Map<string, number>();
+  /**
+   * When reports listed a resource or saw it change: `${cluster}|${eventId}` → ascending ms (the last few). Empty
+   * when it was listed at start. A lineage picks the newest version not after what it generated: the resource also
+   * changes because of its own add-ons (a status written back), and those versions caused nothing upstream.
+   */
+  private readonly eventSeen = new Map<string, number[]>();
   /** Generated profile name → event key, kept after deletion (withdrawals are traced after the profile is gone). */
   private readonly profileEvent = new Map<string, string>();
   /** Profile deployed by a profile → its parent profile. */
@@ -211,36 +226,44 @@ export class FleetModel {
   private changed(name: GvkName, before: Obj | undefined, after: Obj | undefined, initial: boolean, topics: Topic[]): void {
     const x = (after ?? before)!;
     const ref = this.mgmtRef(x);
-    if (after) this.observe(objKey(ref), fingerprint(name, after), initial);
+    const now = this.now();
+    if (after) this.observe(objKey(ref), fingerprint(name, after), initial, now);
     else this.seen.delete(objKey(ref));
-    if (name === 'eventReport') this.onReport(before, after, initial);
+    // The report is how the dashboard sees the event: both get the same instant.
+    if (name === 'eventReport') this.onReport(before, after, initial, now);
     if (name === 'clusterProfile' || name === 'configMap' || name === 'secret') this.onGenerated(name, before, after);
     if (name === 'clusterSummary' && after) this.followDeployed(after);
     if (name === 'event' && (x as { type?: string }).type !== 'Warning') return;
     for (const t of topics) this.touch(t);
   }
 
-  private observe(key: string, fp: string, initial: boolean): boolean {
+  private observe(key: string, fp: string, initial: boolean, now = this.now()): boolean {
     const cur = this.seen.get(key);
     if (cur?.fp === fp) return false;
-    // Objects listed at start: their time is unknown here (the API timestamps stand in); 0 marks "not observed".
-    this.seen.set(key, { fp, t: initial && !cur ? 0 : this.now() });
+    if (!cur) {
+      this.seen.set(key, { fp, times: initial ? [] : [now] });
+      return true;
+    }
+    cur.fp = fp;
+    cur.times.push(now);
+    if (cur.times.length > MAX_VERSIONS) cur.times.shift();
     return true;
   }
 
-  private onReport(before: Obj | undefined, after: Obj | undefined, initial: boolean): void {
+  private onReport(before: Obj | undefined, after: Obj | undefined, initial: boolean, now: number): void {
     const r = (after ?? before)!;
     const cluster = clusterLabel(str(r.spec?.clusterNamespace) ?? r.metadata.namespace, str(r.spec?.clusterName));
     const was = new Set(arr(before?.spec?.matchingResources).map((m) => resourceEventId(m as never)));
+    // A resource that changed (the report's blob changed) is a new version of the same event.
+    const blobChanged = !!before && !!after && str(before.spec?.resources) !== str(after.spec?.resources);
     for (const m of arr(after?.spec?.matchingResources)) {
       const id = resourceEventId(m as never);
       const k = `${cluster}|${id}`;
-      if (!was.has(id) || !this.eventSeen.has(k)) this.eventSeen.set(k, initial ? 0 : this.now());
-    }
-    if (after && before) {
-      // A resource that changed (the report's blob changed) is a new event for the same identity.
-      if (str(before.spec?.resources) !== str(after.spec?.resources)) {
-        for (const m of arr(after.spec?.matchingResources)) this.eventSeen.set(`${cluster}|${resourceEventId(m as never)}`, this.now());
+      const times = this.eventSeen.get(k);
+      if (!times || !was.has(id)) this.eventSeen.set(k, initial ? [] : [now]);
+      else if (blobChanged) {
+        times.push(now);
+        if (times.length > MAX_VERSIONS) times.shift();
       }
     }
   }
@@ -337,9 +360,11 @@ export class FleetModel {
   }
 
   private measure(key: string, profile: string): void {
-    const event = this.eventOfProfile(profile);
-    const t = event ? this.eventSeen.get(event) : undefined;
-    if (!this.latency || !t || this.measured.get(key) === t) return;
+    const root = this.rootOfProfile(profile);
+    if (!this.latency || !root) return;
+    const generatedAt = pickVersion(this.seenTimes({ cluster: MGMT_ID, apiVersion: GVKS.clusterProfile.apiVersion, kind: 'ClusterProfile', name: root.profile }));
+    const t = pickVersion(this.eventTimes(root.event), generatedAt);
+    if (!t || this.measured.get(key) === t) return;
     const now = this.now();
     if (now < t) return;
     this.measured.set(key, t);
@@ -348,10 +373,14 @@ export class FleetModel {
 
   /** eventOfProfile follows profiles deployed by profiles up to the generated one and returns its event key. */
   eventOfProfile(profile: string): string | undefined {
+    return this.rootOfProfile(profile)?.event;
+  }
+
+  private rootOfProfile(profile: string): { event: string; profile: string } | undefined {
     let p: string | undefined = profile;
     for (let i = 0; p && i < 16; i++) {
       const e = this.profileEvent.get(p);
-      if (e) return e;
+      if (e) return { event: e, profile: p };
       p = this.profileParent.get(p);
     }
     return undefined;
@@ -406,16 +435,19 @@ export class FleetModel {
     return out;
   }
 
-  /** seenAt is when the model saw the object's current content appear (ms), or undefined when it was there at start. */
-  seenAt(ref: ObjRef): number | undefined {
-    const t = this.seen.get(objKey(ref))?.t;
-    return t ? t : undefined;
+  /** seenTimes are the times the model saw the object's content change (ms, ascending; empty: there at start). */
+  seenTimes(ref: ObjRef): readonly number[] {
+    return this.seen.get(objKey(ref))?.times ?? [];
   }
 
-  /** eventSeenAt is when a report started listing the event (ms), or undefined when it was listed at start. */
+  /** eventTimes are the times reports listed the event or saw it change (key: `${cluster}|${eventId}`). */
+  eventTimes(key: string): readonly number[] {
+    return this.eventSeen.get(key) ?? [];
+  }
+
+  /** eventSeenAt is the newest time reports listed or saw the event change (ms); undefined when listed at start. */
   eventSeenAt(cluster: string, eventId: string): number | undefined {
-    const t = this.eventSeen.get(`${cluster}|${eventId}`);
-    return t ? t : undefined;
+    return pickVersion(this.eventTimes(`${cluster}|${eventId}`));
   }
 
   /** withdrawn lists what was withdrawn for an event key (newest last). */
