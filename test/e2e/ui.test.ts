@@ -129,6 +129,7 @@ test('dashboard of ripple up --demo loadbalancer: pages, lineage, live failures,
   assert.ok(latencies.filter((l) => /^\d+ ms$/.test(l)).length >= 8, JSON.stringify(latencies));
   assert.ok(!latencies.some((l) => l.startsWith('≈')), JSON.stringify(latencies));
   await shot('lineage');
+  await page.locator('.graph').screenshot({ path: join(SHOTS, 'lineage-graph.png') });
 
   // The reverse: from the event, everything it caused, the Service in mgmt included.
   await page.getByRole('link', { name: /^event: Service test\/svc-a in cluster-a/ }).click();

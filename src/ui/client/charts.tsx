@@ -65,7 +65,12 @@ export function LineChart(p: { title: string; series: Series[]; unit: (v: number
           {new Date(t1).toISOString().slice(11, 19)} UTC
         </text>
         {p.series.map((s) => (
-          <path key={s.name} d={path(s)} fill="none" stroke={s.color} stroke-width={2} stroke-linejoin="round" />
+          <g key={s.name}>
+            <path d={path(s)} fill="none" stroke={s.color} stroke-width={2} stroke-linejoin="round" />
+            {/* Points as dots too: an interval with one observation has no neighbour to draw a line to. */}
+            {s.points.length <= 150 &&
+              s.points.map((pt) => (pt.v === undefined ? null : <circle key={pt.t} cx={x(pt.t)} cy={y(pt.v)} r={2.6} fill={s.color} />))}
+          </g>
         ))}
       </svg>
       <figcaption class="legend">

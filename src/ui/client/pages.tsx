@@ -553,7 +553,7 @@ export function MetricsPage() {
   return (
     <>
       <h1>Metrics</h1>
-      <p class="sub">From the Prometheus metrics this process exposes, sampled every {data.intervalMs / 1000} s (last {Math.round((s.length * data.intervalMs) / 60000)} min).</p>
+      <p class="sub">From the Prometheus metrics this process exposes, sampled every {data.intervalMs / 1000} s (the last {s.length * data.intervalMs < 120_000 ? `${Math.round((s.length * data.intervalMs) / 1000)} s` : `${Math.round((s.length * data.intervalMs) / 60000)} min`}).</p>
       <div class="plots">
         <section class="plot">
           <h3>Event → add-on latency over time</h3>
