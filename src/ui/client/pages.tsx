@@ -22,16 +22,18 @@ function Search(p: { value: string; onInput: (v: string) => void; label: string;
       {p.page && (
         <span class="count" aria-live="polite">
           {p.page.matched === p.page.total ? `${p.page.total}` : `${p.page.matched} of ${p.page.total}`}
+          {p.page.rows.length < p.page.matched ? ` — showing the first ${p.page.rows.length}; filter to narrow` : ''}
         </span>
       )}
     </div>
   );
 }
 
-function useFiltered<T>(endpoint: string, topics: Parameters<typeof useLive>[1], initial = '') {
-  const [q, setQ] = useState(initial);
+// Card lists (failures, add-ons) ask the server for the first `limit` matches; virtualised lists get every match.
+function useFiltered<T>(endpoint: string, topics: Parameters<typeof useLive>[1], limit?: number) {
+  const [q, setQ] = useState('');
   const dq = useDebounced(q, 150);
-  const { data, error } = useLive<Page<T>>(`${endpoint}?q=${encodeURIComponent(dq)}`, topics);
+  const { data, error } = useLive<Page<T>>(`${endpoint}?q=${encodeURIComponent(dq)}${limit ? `&limit=${limit}` : ''}`, topics);
   return { q, setQ, data, error };
 }
 
@@ -50,7 +52,7 @@ function Loading({ error }: { error?: string }) {
 /** FailuresPage lists every failure, newest first, with the exact message and where it was raised. */
 export function FailuresPage() {
   const summary = useLive<Summary>('/api/summary', ['clusters', 'sources', 'triggers', 'addons', 'failures']).data;
-  const { q, setQ, data, error } = useFiltered<FailureRow>('/api/failures', ['failures']);
+  const { q, setQ, data, error } = useFiltered<FailureRow>('/api/failures', ['failures'], 200);
   return (
     <>
       <h1>Failures</h1>
@@ -307,7 +309,7 @@ export function TriggersPage() {
 
 /** AddonsPage shows, per ClusterSummary, the features' status and the objects deployed (failed first). */
 export function AddonsPage() {
-  const { q, setQ, data, error } = useFiltered<AddonRow>('/api/addons', ['addons']);
+  const { q, setQ, data, error } = useFiltered<AddonRow>('/api/addons', ['addons'], 200);
   return (
     <>
       <h1>Add-ons</h1>
@@ -318,7 +320,7 @@ export function AddonsPage() {
       ) : data.rows.length === 0 ? (
         <div class="empty">No add-on deployed{q ? ' matches' : ' yet'}.</div>
       ) : (
-        data.rows.slice(0, 300).map((a) => (
+        data.rows.map((a) => (
           <section class={`card${a.failed ? ' bad' : ''}`} key={`${a.summary.namespace}/${a.summary.name}`} aria-label={`${a.profile} in ${a.cluster}`} data-testid="addon">
             <header>
               <h3>
