@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { kubectlFor, startRippleUp, tempDataDir, until, type K8sObject, type Kubectl, type RippleUp } from './ripple-up.js';
+import { kubectlFor, startRipple, startRippleUp, tempDataDir, until, type K8sObject, type Kubectl, type RippleUp } from './ripple-up.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, 'screenshots');
@@ -187,4 +187,28 @@ spec:
   assert.deepEqual(errors, [], 'no script errors in the page');
   const svc = await k.json<K8sObject>(['--context', 'cluster-a', '-n', 'test', 'get', 'service', 'svc-a']);
   assert.ok(svc.metadata.annotations?.['projectsveltos.io/owner-name'] === lbs.metadata.name, 'the lineage names the profile kubectl sees as owner');
+});
+
+test('ripple manager --ui-port serves the dashboard next to a control plane it runs against any API server', { timeout: 90_000 }, async () => {
+  const d = tempDataDir();
+  const server = startRipple(d.dir, ['apiserver', '--data-dir', d.dir, '--cluster', 'mgmt']);
+  let manager: RippleUp | undefined;
+  try {
+    await server.waitFor(/kubectl --context mgmt get namespaces/);
+    manager = startRipple(d.dir, ['manager', '--kubeconfig', server.kubeconfig, '--context', 'mgmt', '--install-crds', '--register-management-cluster', '--ui-port', '0']);
+    const url = (await manager.waitFor(/ripple manager: dashboard on (http:\/\/127\.0\.0\.1:\d+\/) \(read-only\)/))[1];
+    const clusters = await until(
+      'mgmt/mgmt on the dashboard',
+      async () => (await (await fetch(new URL('/api/clusters', url))).json()) as { rows: { id: string; ready: boolean }[] },
+      (p) => p.rows.some((c) => c.id === 'mgmt' && c.ready),
+    );
+    assert.deepEqual(clusters.rows.map((c) => c.id), ['mgmt']);
+    const r = await fetch(url, { method: 'POST' });
+    assert.equal(r.status, 405, 'read-only');
+    assert.deepEqual(await manager.stop('SIGTERM'), { code: 0, signal: null });
+  } finally {
+    await manager?.stop('SIGKILL');
+    await server.stop('SIGTERM');
+    d.remove();
+  }
 });
