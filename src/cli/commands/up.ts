@@ -240,8 +240,9 @@ export const commands: Command[] = [
           try {
             ui = await startUi({ informers: env.manager.informers, registry: env.manager.registry, metrics: env.manager.metrics, port: uiPort, logger });
           } catch (err) {
-            if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-            return (code = fail(ExitCode.Unavailable, `dashboard port ${uiPort} is in use; pick another with --ui-port, omit it for a free one, or pass --no-ui`));
+            if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') return (code = fail(ExitCode.Unavailable, `dashboard port ${uiPort} is in use; pick another with --ui-port, omit it for a free one, or pass --no-ui`));
+            // The dashboard is a convenience: without it (say, esbuild's binary was not installed) the rest still runs.
+            out(`  note: the dashboard could not start: ${errorMessage(err)}`);
           }
         }
         const served = env.server.clusters();
