@@ -90,6 +90,17 @@ export interface ModelOptions {
 }
 
 const MAX_WITHDRAWN = 2000;
+/** MAX_REMEMBERED caps the maps that outlive their objects (event times, profile → event): the oldest tenth goes. */
+const MAX_REMEMBERED = 100_000;
+
+function cap<K, V>(m: Map<K, V>): void {
+  if (m.size <= MAX_REMEMBERED) return;
+  let drop = Math.ceil(MAX_REMEMBERED / 10);
+  for (const k of m.keys()) {
+    if (drop-- <= 0) break;
+    m.delete(k);
+  }
+}
 
 /** objKey is the identity of an object in a cluster. */
 export function objKey(r: ObjRef): string {
@@ -260,7 +271,11 @@ export class FleetModel {
       const id = resourceEventId(m as never);
       const k = `${cluster}|${id}`;
       const times = this.eventSeen.get(k);
-      if (!times || !was.has(id)) this.eventSeen.set(k, initial ? [] : [now]);
+      if (!times || !was.has(id)) {
+        this.eventSeen.delete(k);
+        this.eventSeen.set(k, initial ? [] : [now]);
+        cap(this.eventSeen);
+      }
       else if (blobChanged) {
         times.push(now);
         if (times.length > MAX_VERSIONS) times.shift();
@@ -277,6 +292,8 @@ export class FleetModel {
     if (name === 'clusterProfile') {
       if (event) this.profileEvent.set(x.metadata.name, event);
       if (a[Annotations.ownerName] && l[Labels.reason]) this.profileParent.set(x.metadata.name, a[Annotations.ownerName]);
+      cap(this.profileEvent);
+      cap(this.profileParent);
     }
     if (!after && event) {
       this.remember({ ref: this.mgmtRef(x), role: name === 'clusterProfile' ? 'profile' : 'instantiated', time: this.now(), event });

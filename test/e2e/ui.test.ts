@@ -86,6 +86,7 @@ test('dashboard of ripple up --demo loadbalancer: pages, lineage, live failures,
   assert.deepEqual(await page.locator('.vrow b').allInnerTexts(), ['cluster-a']);
   await page.getByRole('searchbox', { name: 'filter clusters' }).fill('');
   await page.locator('.vrow', { hasText: 'mgmt' }).waitFor();
+  await page.getByRole('searchbox', { name: 'filter clusters' }).blur();
   await shot('fleet');
 
   // Events: what the EventSource matches in cluster-a.
