@@ -91,7 +91,7 @@ export async function startUi(o: UiOptions): Promise<UiServer> {
     if (p === '/app.js') return send(res, 200, 'text/javascript; charset=utf-8', bundle.js, 'no-cache');
     if (p === '/app.css') return send(res, 200, 'text/css; charset=utf-8', bundle.css, 'no-cache');
     if (p === '/favicon.svg') return send(res, 200, 'image/svg+xml', FAVICON, 'max-age=3600');
-    if (p === '/api/stream') return stream(req, res);
+    if (p === '/api/stream') return req.method === 'HEAD' ? send(res, 200, 'text/event-stream; charset=utf-8', '') : stream(req, res);
     const f = filterOf(url);
     switch (p) {
       case '/api/summary':
