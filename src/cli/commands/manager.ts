@@ -16,12 +16,13 @@ import {
 } from '../../kube/index.js';
 import { AGENT_MODES, SVELTOS_NAMESPACE, ensureNamespace, installCrds, registerManagementCluster, startManager, type AgentMode, type Manager } from '../../manager/index.js';
 import { createLogger } from '../../obs/index.js';
+import { startUi, type UiServer } from '../../ui/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { kubeConfigFrom, logLevelFlag, onStopSignal } from '../runtime.js';
 
 const USAGE = `Usage: ripple manager [--kubeconfig FILE] [--context CTX] [--install-crds] [--register-management-cluster]
                       [--agent-mode agentless|collect] [--metrics-port P] [--metrics-address ADDR]
-                      [--leader-elect] [--leader-elect-namespace NS] [--shard-key KEY] [--log-level LEVEL]
+                      [--leader-elect] [--leader-elect-namespace NS] [--shard-key KEY] [--ui-port P] [--log-level LEVEL]
 
 Runs Ripple's control plane against a management cluster: the fleet registry (SveltosClusters and Cluster API
 Clusters, readiness probes, ClusterSets/Sets), the agent's management side, the event manager (EventTriggers and
@@ -45,6 +46,7 @@ Flags:
                                several replicas; one is active). A replica that loses the Lease exits (code 1)
   --leader-elect-namespace NS  namespace of that Lease (default ${SVELTOS_NAMESPACE})
   --shard-key KEY              manage only clusters annotated sharding.projectsveltos.io/key=KEY ('' = unannotated)
+  --ui-port P                  serve the read-only web dashboard on 127.0.0.1:P (0: a free port; the URL is printed)
   --log-level LEVEL            error, warn, info (default) or debug; JSON lines on stderr
 
 Exit codes: 0 stopped by SIGTERM; 130 stopped by SIGINT; 1 lost leadership; 2 bad command line;
@@ -83,11 +85,13 @@ export const commands: Command[] = [
         'leader-elect-namespace': { type: 'string' },
         'shard-key': { type: 'string' },
         'log-level': { type: 'string' },
+        'ui-port': { type: 'string' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const agentMode = (values['agent-mode'] ?? 'agentless') as AgentMode;
       if (!AGENT_MODES.includes(agentMode)) throw new UsageError(`--agent-mode must be ${AGENT_MODES.join(' or ')}, not ${JSON.stringify(values['agent-mode'])}`);
       const metricsPort = portFlag('metrics-port', values['metrics-port']);
+      const uiPort = portFlag('ui-port', values['ui-port']);
       const level = logLevelFlag(values['log-level'], 'info');
       if (values['leader-elect-namespace'] !== undefined && !values['leader-elect']) throw new UsageError('--leader-elect-namespace needs --leader-elect');
 
@@ -151,12 +155,29 @@ export const commands: Command[] = [
         if (isStatusError(err) || isUnreachable(err) || isKindNotInstalled(err)) return apiFailure(io, 'starting the controllers failed', err);
         throw err;
       }
+      let ui: UiServer | undefined;
+      if (uiPort !== undefined) {
+        try {
+          ui = await startUi({ informers: manager.informers, registry: manager.registry, metrics: manager.metrics, port: uiPort, logger });
+        } catch (err) {
+          sig.dispose();
+          await manager.stop();
+          client.close();
+          if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+            io.stderr.write(`ripple manager: dashboard port ${uiPort} is in use; pick another --ui-port (0: a free one)\n`);
+            return ExitCode.Unavailable;
+          }
+          throw err;
+        }
+        out(`ripple manager: dashboard on ${ui.url} (read-only)`);
+      }
       out(
         `ripple manager running (agent mode ${agentMode}${values['leader-elect'] ? ', leader election on' : ''}${manager.metricsPort !== undefined ? `, metrics on ${values['metrics-address'] ?? '127.0.0.1'}:${manager.metricsPort}/metrics` : ''}); ` +
           `${manager.registry.all().length} cluster(s) registered. Stop with Ctrl-C.`,
       );
       const ended = await Promise.race([sig.signal, manager.done]);
       sig.dispose();
+      await ui?.stop();
       await manager.stop();
       client.close();
       if (typeof ended === 'object') {

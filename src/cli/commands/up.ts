@@ -10,6 +10,7 @@ import { DEMOS, SeedError, demoVariant, formatMs, loadSeedDocs, runDemo, type De
 import { errorMessage } from '../../kube/index.js';
 import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
+import { startUi, type UiServer } from '../../ui/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { logLevelFlag, onStopSignal } from '../runtime.js';
 
@@ -18,7 +19,7 @@ const DEMO_LIST = Object.values(DEMOS)
   .join('\n');
 
 const USAGE = `Usage: ripple up [--data-dir DIR] [--port P] [--cluster NAME[:k=v,...]]... [--load-balancer NAME[=POOL]]...
-                 [--demo NAME [--seed NNN] [--once] [--timeout SECONDS]] [--log-level LEVEL]
+                 [--demo NAME [--seed NNN] [--once] [--timeout SECONDS]] [--ui-port P | --no-ui] [--log-level LEVEL]
 
 Runs Ripple on your machine in one process: an embedded Kubernetes-compatible API server with a management cluster
 "mgmt" and the managed clusters you name (virtual clusters behind one port on 127.0.0.1), Ripple's CRDs installed,
@@ -47,6 +48,9 @@ ${DEMO_LIST}
   --once                    with --demo: run every step, check every expected outcome, print a report and exit
                             (0: all happened; 1: one did not — the report says which, with status and Events)
   --timeout SECONDS         with --once: how long each outcome may take (default 30)
+  --ui-port P               serve the read-only web dashboard on 127.0.0.1:P (default: a free port; the URL is
+                            printed at start)
+  --no-ui                   do not serve the dashboard (it is never served with --once)
   --log-level LEVEL         error, warn, info or debug: logs go to stderr at that level (always also to
                             DIR/ripple.log, at info by default)
 
@@ -157,9 +161,13 @@ export const commands: Command[] = [
         once: { type: 'boolean' },
         timeout: { type: 'string' },
         'log-level': { type: 'string' },
+        'ui-port': { type: 'string' },
+        'no-ui': { type: 'boolean' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const port = portFlag('port', values.port);
+      const uiPort = portFlag('ui-port', values['ui-port']);
+      if (uiPort !== undefined && values['no-ui']) throw new UsageError('--ui-port and --no-ui exclude each other');
       const level = logLevelFlag(values['log-level']);
       let timeoutMs: number | undefined;
       if (values.timeout !== undefined) {
@@ -226,7 +234,17 @@ export const commands: Command[] = [
       }
       const narrator = startNarrator({ informers: env.manager.informers, registry: env.manager.registry, write: out, logger });
       let code: number = ExitCode.Ok;
+      let ui: UiServer | undefined;
       try {
+        if (!values['no-ui'] && !values.once) {
+          try {
+            ui = await startUi({ informers: env.manager.informers, registry: env.manager.registry, metrics: env.manager.metrics, port: uiPort, logger });
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') return (code = fail(ExitCode.Unavailable, `dashboard port ${uiPort} is in use; pick another with --ui-port, omit it for a free one, or pass --no-ui`));
+            // The dashboard is a convenience: without it (say, esbuild's binary was not installed) the rest still runs.
+            out(`  note: the dashboard could not start: ${errorMessage(err)}`);
+          }
+        }
         const served = env.server.clusters();
         const labelsOf = new Map(env.manager.registry.all().map((c) => [c.ref.name, c.labels]));
         const lbs = new Map(loadBalancers.map((l) => [l.cluster, l.pool]));
@@ -237,6 +255,7 @@ export const commands: Command[] = [
           out(`  ${i === 0 ? 'clusters' : '        '}     ${name.padEnd(12)} SveltosCluster ${name}/${name}${name === MGMT ? ' (the management cluster)' : ''}${labels ? `, labels ${labels}` : ''}${lb}`);
         }
         out(`  control plane  agentless agents, event manager, add-on deployer — logs in ${display}/ripple.log`);
+        if (ui) out(`  dashboard    ${ui.url} (read-only; live)`);
         out('');
         out('Use it with kubectl (one context per cluster):');
         out(`  export KUBECONFIG=${env.kubeconfigPath}`);
@@ -273,6 +292,7 @@ export const commands: Command[] = [
         return code;
       } finally {
         sig.dispose();
+        await ui?.stop();
         await narrator.stop();
         await env.stop();
         out(`ripple up: stopped${code === ExitCode.Interrupted ? ' (Ctrl-C)' : ''}; state kept in ${display}`);
