@@ -177,9 +177,12 @@ function toV3Node(v: GoValue, seen: Set<object>): YamlNode {
   throw new YAMLError(`cannot marshal type: ${goTypeOf(v)}`);
 }
 
-/** toYamlV3 is gopkg.in/yaml.v3 Marshal (4-space indent); it throws YAMLError where go-yaml fails. */
-export function toYamlV3(v: GoValue): string {
-  return emitYaml(toV3Node(v, new Set()), 'v3');
+/**
+ * toYamlV3 is gopkg.in/yaml.v3 Marshal (4-space indent, or an Encoder's SetIndent); it throws YAMLError where
+ * go-yaml fails.
+ */
+export function toYamlV3(v: GoValue, indent?: number): string {
+  return emitYaml(toV3Node(v, new Set()), 'v3', indent);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
