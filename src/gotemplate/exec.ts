@@ -839,6 +839,10 @@ export class State {
       // falls through
       case 'object':
         if (isGoFunc(v)) this.errorf(`can't print ${n.toString()} of type ${goTypeOf(v)}`);
+        if (isGoStringer(v) && v.goTemplateString !== undefined) {
+          this.out += v.goTemplateString();
+          return;
+        }
     }
     this.out += formatValue(v);
   }

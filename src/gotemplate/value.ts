@@ -73,6 +73,11 @@ export interface GoStringer {
   goMethod?(name: string): GoValue | undefined;
   /** goFieldNames lists the struct's fields (unexported ones) so `.field` fails with Go's "unexported field" text. */
   goFieldNames?(): readonly string[];
+  /**
+   * goTemplateString is what a template action prints when it differs from goString: a struct field reached through
+   * a pointer is addressable, so text/template finds String() on *T (Go: exec.go printableValue, v.Addr()).
+   */
+  goTemplateString?(): string;
   /** goUnderlying is the value of a named basic type (time.Month is an int) for the fmt verbs String() does not serve. */
   goUnderlying?(): GoValue;
 }

@@ -1,7 +1,7 @@
 // chart.ts: the chart model and its loader from an in-memory file list. Go: pkg/chart (chart.go, metadata.go,
 // dependency.go) and pkg/chart/loader (load.go LoadFiles, archive.go LoadArchiveFiles). Pure: the caller reads
 // the directory or archive and hands in the files.
-import { isGoMap, type GoMap, type GoValue } from '../gotemplate/index.js';
+import { formatFloat, isGoMap, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { parseYamlSigs, YAMLError } from '../funcs/index.js';
 import { readTarGz } from './archive.js';
 import { HelmError } from './errors.js';
@@ -191,6 +191,18 @@ function jsonKind(v: GoValue): string {
   return 'number';
 }
 
+/**
+ * scalarAsString is what sigs.k8s.io/yaml does with a YAML number or bool decoded into a Go string field: it
+ * writes the scalar as a string (ints in decimal, floats with strconv's 'g' at float32 precision) instead of
+ * failing, so `version: 1.0` reads as "1".
+ */
+export function scalarAsString(v: GoValue): string | undefined {
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? BigInt(v).toString() : formatFloat(v, 'g', -1, 32);
+  return undefined;
+}
+
 class DecodeState {
   err: string | null = null;
   fail(v: GoValue, struct: string, field: string, type: string): void {
@@ -199,6 +211,8 @@ class DecodeState {
   str(v: GoValue, struct: string, field: string): string {
     if (v === null || v === undefined) return '';
     if (typeof v === 'string') return v;
+    const s = scalarAsString(v);
+    if (s !== undefined) return s;
     this.fail(v, struct, field, 'string');
     return '';
   }

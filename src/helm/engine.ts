@@ -99,7 +99,9 @@ function getParseFuncs(): FuncMap {
 /** kubeVersionValue is chartutil.KubeVersion: fields Version/Major/Minor, methods String and GitVersion. */
 function kubeVersionValue(kv: KubeVersion): GoStringer {
   return {
-    goString: () => kv.version,
+    // %v of the struct value (what functions see); String() on *KubeVersion is what an action prints.
+    goString: () => `{${kv.version} ${kv.major} ${kv.minor}}`,
+    goTemplateString: () => kv.version,
     goTypeName: () => 'chartutil.KubeVersion',
     goMethod: (name: string) => {
       switch (name) {

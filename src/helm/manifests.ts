@@ -2,7 +2,7 @@
 // Go: pkg/releaseutil (manifest.go SplitManifests, manifest_sorter.go SortManifests, kind_sorter.go InstallOrder).
 import { isGoMap, type GoValue } from '../gotemplate/index.js';
 import { parseYamlSigs, YAMLError } from '../funcs/index.js';
-import { baseName } from './chart.js';
+import { baseName, scalarAsString } from './chart.js';
 import { HelmError } from './errors.js';
 
 /** HookEvent is a value of the helm.sh/hook annotation. */
@@ -109,6 +109,8 @@ function parseHead(doc: string): SimpleHead | string {
   const str = (x: GoValue, field: string): string => {
     if (x === null || x === undefined) return '';
     if (typeof x === 'string') return x;
+    const s = scalarAsString(x);
+    if (s !== undefined) return s;
     err ??= `${pre}${jsonKind(x)} into Go struct field ${field} of type string`;
     return '';
   };

@@ -1,7 +1,9 @@
 // match.ts: the two pattern languages charts use — Go's path/filepath.Match (`.helmignore`) and gobwas/glob with
 // '/' as separator (`.Files.Glob`) — compiled to regular expressions.
 
-const reEscape = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+// Outside a class only syntax characters may be escaped in a /u regexp; inside one, '-' too.
+const reEscape = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+const classEscape = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 
 /** ErrBadPattern is Go's filepath.ErrBadPattern text. */
 export const ERR_BAD_PATTERN = 'syntax error in pattern';
@@ -43,7 +45,7 @@ export function compileGoMatch(pattern: string): RegExp | null {
           break;
         }
         j++;
-        cls += reEscape(lo);
+        cls += classEscape(lo);
         if (p[j] === '-') {
           let hi = p[++j];
           if (hi === '\\') hi = p[++j];
@@ -51,7 +53,7 @@ export function compileGoMatch(pattern: string): RegExp | null {
             ok = false;
             break;
           }
-          cls += '-' + reEscape(hi);
+          cls += '-' + classEscape(hi);
           j++;
         }
         n++;
@@ -117,9 +119,9 @@ export function compileGlob(pattern: string): RegExp | null {
             break;
           }
           if (p[i] === '-' && p[i + 1] !== undefined && p[i + 1] !== ']') {
-            cls += reEscape(d) + '-' + reEscape(p[i + 1]);
+            cls += classEscape(d) + '-' + classEscape(p[i + 1]);
             i += 2;
-          } else cls += reEscape(d);
+          } else cls += classEscape(d);
         }
         if (!closed || cls === '[' || cls === '[^') {
           ok = false;
