@@ -225,7 +225,11 @@ function yamlV2Error(text: string, message: string, pos: number): { line: number
       const c = text[i];
       if (c === ']' || c === '}') depth++;
       else if (c === '[' || c === '{') {
-        if (depth === 0) return { line: lineAt(text, i), msg: `did not find expected ',' or '${flow[2]}'` };
+        if (depth === 0) {
+          // Nothing after the bracket: libyaml still wants the first node; otherwise a separator or the end.
+          const rest = text.slice(i + 1).trim();
+          return { line: lineAt(text, i), msg: rest === '' ? 'did not find expected node content' : `did not find expected ',' or '${flow[2]}'` };
+        }
         depth--;
       }
       if (c === open && depth < 0) break;
