@@ -390,3 +390,26 @@ export function semverFuncs(): GoFunc[] {
     }),
   ];
 }
+
+/** isValidSemver reports whether semver.NewVersion accepts v. */
+export function isValidSemver(v: string): boolean {
+  try {
+    newVersion(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** isCompatibleRange is Helm's chartutil.IsCompatibleRange: the version satisfies the constraint (false on errors). */
+export function isCompatibleRange(constraint: string, version: string): boolean {
+  let v: SemverVersion;
+  let cs: Constraint[][];
+  try {
+    v = newVersion(version);
+    cs = newConstraint(constraint);
+  } catch {
+    return false;
+  }
+  return cs.some((and) => and.every((c) => check(v, c)));
+}
