@@ -2,10 +2,22 @@
 // pkg/chartutil/dependencies.go (ProcessDependenciesWithMerge) and action.CheckDependencies. These mutate the chart
 // tree they are given, as Helm's do: render a copy (Chart.copyTree).
 import { isGoMap, type GoMap, type GoValue } from '../gotemplate/index.js';
-import { isCompatibleRange } from '../funcs/index.js';
+import { isCompatibleRange as checkRange } from '../funcs/index.js';
 import type { Chart, Dependency } from './chart.js';
 import { HelmError } from './errors.js';
 import { coalesceTables, coalesceValues, copyValues, isTable, mergeTables, mergeValues, newMap, pathValue, tryTable, type Printf } from './values.js';
+
+// Constraint checks repeat on every render of a chart: memoised (bounded).
+const rangeCache = new Map<string, boolean>();
+function isCompatibleRange(constraint: string, version: string): boolean {
+  const k = constraint + '\u0000' + version;
+  let r = rangeCache.get(k);
+  if (r === undefined) {
+    if (rangeCache.size > 4096) rangeCache.clear();
+    rangeCache.set(k, (r = checkRange(constraint, version)));
+  }
+  return r;
+}
 
 /** checkDependencies is action.CheckDependencies: every declared dependency must be present under charts/. */
 export function checkDependencies(ch: Chart): void {

@@ -17,7 +17,7 @@ import {
   type GoValue,
 } from '../gotemplate/index.js';
 import { defineFunc, goError, helmFuncMap } from '../funcs/index.js';
-import { baseName, decodeText, joinPath, type Chart, type Metadata } from './chart.js';
+import { baseName, decodeText, type Chart, type ChartFile, type Metadata } from './chart.js';
 import { HelmError } from './errors.js';
 import { newFiles } from './files.js';
 import { newMap, tryTable } from './values.js';
@@ -77,6 +77,9 @@ const warnRegex = /HELM_ERR_START([\s\S]*)HELM_ERR_END/;
 
 const warnWrap = (w: string) => WARN_START + w + WARN_END;
 
+// One options object, so funcs' per-options cache builds Helm's function map once per process.
+const FUNC_OPTIONS = {};
+
 // Parsing needs only the function names; the functions bound per render are placeholders here.
 const placeholder = (name: string, sig: string) => defineFunc(name, sig, () => '');
 const RENDER_FUNC_SIGS: Record<string, string> = {
@@ -89,7 +92,7 @@ const RENDER_FUNC_SIGS: Record<string, string> = {
 let parseFuncs: FuncMap | undefined;
 function getParseFuncs(): FuncMap {
   if (parseFuncs === undefined) {
-    const m: Record<string, GoFunc> = { ...helmFuncMap() };
+    const m: Record<string, GoFunc> = { ...helmFuncMap(FUNC_OPTIONS) };
     for (const [n, s] of Object.entries(RENDER_FUNC_SIGS)) m[n] = placeholder(n, s);
     parseFuncs = Object.freeze(m);
   }
@@ -213,20 +216,30 @@ function recAllTpls(c: Chart, templates: Map<string, Renderable>, vals: GoMap): 
   const library = (c.metadata!.type ?? '').toLowerCase() === 'library';
   for (const t of c.templates) {
     if (library && !baseName(t.name).startsWith('_')) continue;
-    templates.set(joinPath(parentID, t.name), { tpl: decodeText(t.data), vals: next, basePath: joinPath(parentID, 'templates') });
+    templates.set(parentID + '/' + t.name, { tpl: templateText(t), vals: next, basePath: parentID + '/templates' });
   }
   return next;
 }
 
+// Template files are decoded once per file object (charts are loaded once and rendered many times).
+const textCache = new WeakMap<ChartFile, string>();
+function templateText(f: ChartFile): string {
+  let t = textCache.get(f);
+  if (t === undefined) textCache.set(f, (t = decodeText(f.data)));
+  return t;
+}
+
 /** sortTemplates orders template names deepest path first, then reverse lexically (Go: sort.Reverse(byPathLen)). */
 function sortTemplates(names: string[]): string[] {
-  const depth = (s: string) => s.split('/').length - 1;
-  return names.sort((a, b) => {
-    const da = depth(a);
-    const db = depth(b);
-    if (da !== db) return db - da;
-    return a < b ? 1 : a > b ? -1 : 0;
-  });
+  const depth = (s: string) => {
+    let n = 0;
+    for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 47) n++;
+    return n;
+  };
+  return names
+    .map((n) => ({ n, d: depth(n) }))
+    .sort((a, b) => (a.d !== b.d ? b.d - a.d : a.n < b.n ? 1 : a.n > b.n ? -1 : 0))
+    .map((e) => e.n);
 }
 
 function funcErrorText(e: unknown): string {
@@ -270,6 +283,8 @@ export function renderTemplates(chart: Chart, top: RenderValues, opts: EngineOpt
   recAllTpls(chart, tpls, vals);
   return render(tpls, opts);
 }
+
+let baseTemplate: Template | undefined;
 
 function render(tpls: Map<string, Renderable>, opts: EngineOptions): Map<string, string> {
   const includedNames = new Map<string, number>();
@@ -315,8 +330,10 @@ function render(tpls: Map<string, Renderable>, opts: EngineOptions): Map<string,
       return out.replaceAll('<no value>', '');
     });
 
-  const root = new Template('gotpl', { missingKey: 'zero' });
-  const funcs: Record<string, GoFunc> = { ...helmFuncMap() };
+  // Helm's static functions are registered once on a base set; each render clones it and binds its own.
+  baseTemplate ??= new Template('gotpl', { missingKey: 'zero', funcs: getParseFuncs() }).freeze();
+  const root = baseTemplate.clone();
+  const funcs: Record<string, GoFunc> = {};
   funcs.include = includeFun(root);
   funcs.tpl = tplFun(root);
   funcs.required = defineFunc('required', RENDER_FUNC_SIGS.required, (warn: string, val: GoValue) => {

@@ -92,8 +92,26 @@ function jsonKind(v: GoValue): string {
   return 'number';
 }
 
-/** parseHead is yaml.Unmarshal into SimpleHead; it returns Go's error text on failure. */
+// Rendering the same chart for many clusters or events yields the same documents again and again; parsing YAML
+// is most of a render's cost, so heads are memoised by document text (bounded, least recently used first).
+const HEAD_CACHE_LIMIT = 4096;
+const headCache = new Map<string, SimpleHead | string>();
+
+/** parseHead is yaml.Unmarshal into SimpleHead; it returns Go's error text on failure. Results are shared: read-only. */
 function parseHead(doc: string): SimpleHead | string {
+  const hit = headCache.get(doc);
+  if (hit !== undefined) {
+    headCache.delete(doc);
+    headCache.set(doc, hit);
+    return hit;
+  }
+  const h = parseHeadUncached(doc);
+  headCache.set(doc, h);
+  if (headCache.size > HEAD_CACHE_LIMIT) headCache.delete(headCache.keys().next().value as string);
+  return h;
+}
+
+function parseHeadUncached(doc: string): SimpleHead | string {
   let v: GoValue;
   try {
     v = parseYamlSigs(doc);

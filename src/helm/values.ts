@@ -179,14 +179,16 @@ export function table(v: GoMap, name: string): GoMap {
   return t;
 }
 
-/** tryTable is table() returning undefined instead of throwing. */
+/** tryTable is table() returning undefined instead of throwing (renders call it for every subchart). */
 export function tryTable(v: GoMap, name: string): GoMap | undefined {
-  try {
-    return table(v, name);
-  } catch (e) {
-    if (e instanceof NoTableError) return undefined;
-    throw e;
+  let t = v;
+  for (const n of name.split('.')) {
+    if (!has(t, n)) return undefined;
+    const v2 = t[n];
+    if (!isTable(v2)) return undefined;
+    t = v2;
   }
+  return t;
 }
 
 /** pathValue is Values.PathValue: the non-table value at a dotted path, or undefined (ErrNoValue). */
