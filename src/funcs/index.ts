@@ -5,3 +5,4 @@ export { base64Decode, base32Decode } from './encoding.js';
 export { toYamlSigs, toYamlV3, parseYamlSigs, YAMLError } from './yaml.js';
 export { renderClusterTemplate, type ClusterTemplateData } from './cluster-template.js';
 export { renderCaseLine, renderCase, formatCaseResult, type CaseResult, type CaseRunOptions, type OracleCase } from './oracle-case.js';
+export { newVersion, parseSemverConstraint, type SemverVersion } from './semver.js';
