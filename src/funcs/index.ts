@@ -7,5 +7,4 @@ export { renderClusterTemplate, type ClusterTemplateData } from './cluster-templ
 export { renderCaseLine, renderCase, formatCaseResult, type CaseResult, type CaseRunOptions, type OracleCase } from './oracle-case.js';
 export { defineFunc, goError } from './define.js';
 export { marshalJSON, unmarshalJSON, JSONError } from './json.js';
-export { isValidSemver, isCompatibleRange } from './semver.js';
-export { newVersion as newSemver, SemverVersion } from './semver.js';
+export { isValidSemver, isCompatibleRange, newVersion, newVersion as newSemver, parseSemverConstraint, SemverVersion } from './semver.js';

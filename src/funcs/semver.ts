@@ -379,6 +379,15 @@ function tilde(v: SemverVersion, c: Constraint): boolean {
   return true;
 }
 
+/**
+ * parseSemverConstraint is semver.NewConstraint returning Constraints.Check: Helm resolves chart versions (index.yaml
+ * entries, OCI tags) with it. Throws a GoFuncError with Masterminds' message for an invalid constraint.
+ */
+export function parseSemverConstraint(constraint: string): (v: SemverVersion) => boolean {
+  const cs = newConstraint(constraint);
+  return (v) => cs.some((and) => and.every((c) => check(v, c)));
+}
+
 /** semverFuncs returns Sprig's semver and semverCompare. Go: semver.go */
 export function semverFuncs(): GoFunc[] {
   return [
