@@ -35,6 +35,8 @@ export interface AddonContext {
   funcOptions: FuncOptions;
   fieldManager: string;
   caches: Caches;
+  /** Where downloaded Helm charts are cached, content-addressed by digest. */
+  chartCacheDir: string;
 }
 
 const memo = new WeakMap<object, { ok: true; object: unknown; warnings: string[] } | { ok: false; message: string }>();

@@ -2,6 +2,8 @@
 // ClusterSummaries, ConfigMaps, Secrets), the two controllers, the indexes that route every change to exactly the
 // keys it affects, and the cluster registry's change notifications. `startAddonDeployer` is what `ripple up` /
 // `ripple manager` call.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Annotations } from '../api/index.js';
 import { silentLogger, type Logger, type Registry } from '../obs/index.js';
 import type { ClusterRegistry } from '../clusters/index.js';
@@ -34,6 +36,8 @@ export interface AddonDeployerOptions {
   fieldManager?: string;
   /** How long start waits for the management caches (default 30 s). */
   syncTimeoutMs?: number;
+  /** Cache directory of downloaded Helm charts (default: ripple-charts in the OS temporary directory). */
+  chartCacheDir?: string;
 }
 
 /** AddonDeployer is a running deployer. */
@@ -79,6 +83,7 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
     clock,
     funcOptions: options.funcOptions ?? { clock },
     fieldManager: options.fieldManager ?? FIELD_MANAGER,
+    chartCacheDir: options.chartCacheDir ?? join(tmpdir(), 'ripple-charts'),
     caches,
   };
   const coalesceMs = options.coalesceMs ?? 10;

@@ -150,7 +150,7 @@ spec:
     await env.mgmt.delete({ ...CP, name: 'partly' });
   });
 
-  test('helmCharts and kustomizationRefs are rejected visibly; policyRefs still deploy', async () => {
+  test('an unreachable chart repository fails the Helm feature visibly; kustomizationRefs are rejected; policyRefs still deploy', async () => {
     await put({ ...CM, metadata: { name: 'helm-side', namespace: 'default' }, data: { 'a.yaml': cmText('beside-helm', 'cfg') } });
     await put({
       ...CP,
@@ -158,13 +158,15 @@ spec:
       spec: {
         clusterSelector: { matchLabels: { env: 'feat' } },
         policyRefs: [{ kind: 'ConfigMap', name: 'helm-side', namespace: 'default' }],
-        helmCharts: [{ repositoryURL: 'https://charts.example.com', repositoryName: 'ex', chartName: 'ex/app', chartVersion: '1.0.0', releaseName: 'app', releaseNamespace: 'app' }],
+        // Port 1 on loopback: nothing listens there, the connection is refused at once.
+        helmCharts: [{ repositoryURL: 'http://127.0.0.1:1/charts', repositoryName: 'ex', chartName: 'ex/app', chartVersion: '1.0.0', releaseName: 'app', releaseNamespace: 'app' }],
         kustomizationRefs: [{ kind: 'ConfigMap', name: 'k', namespace: 'default' }],
       },
     });
-    const o = await eventually(() => cs('f1', 'helm-sveltos-f1'), (x) => feature(x, 'Helm')?.status === 'FailedNonRetriable' && feature(x, 'Kustomize') !== undefined && feature(x)?.status === 'Provisioned', { message: 'features reported' });
-    assert.equal(feature(o, 'Helm')!.failureReason, 'NotSupported');
-    assert.match(feature(o, 'Helm')!.failureMessage!, /helmCharts are not supported by Ripple yet: 1 helmCharts of this profile were NOT deployed/);
+    const o = await eventually(() => cs('f1', 'helm-sveltos-f1'), (x) => feature(x, 'Helm')?.status === 'Failed' && feature(x, 'Kustomize') !== undefined && feature(x)?.status === 'Provisioned', { message: 'features reported' });
+    assert.equal(feature(o, 'Helm')!.failureReason, 'HelmChartFailed');
+    assert.match(feature(o, 'Helm')!.failureMessage!, /chart ex\/app@1\.0\.0 \(release app\/app\): .*127\.0\.0\.1:1/);
+    assert.ok((await events('f1', 'helm-sveltos-f1')).some((e) => e.reason === 'HelmChartFailed'));
     assert.match(feature(o, 'Kustomize')!.failureMessage!, /kustomizationRefs are not supported/);
     assert.ok(await env.clusters.f1.getIfExists({ ...CM, namespace: 'cfg', name: 'beside-helm' }));
     assert.ok((await events('f1', 'helm-sveltos-f1')).some((e) => e.reason === 'NotSupported'));

@@ -52,6 +52,8 @@ import { appliedDigest, comparable, groupOf, identityKey, identityOf, plan, plan
 import { fingerprint, KindWatcher, ReferenceIndex, refKey, type RefEntry } from './refs.js';
 import { PolicyRenderer } from './render.js';
 import { goJSON, sha256Hex, STAMP_ANNOTATIONS } from './stamp.js';
+import { HELM_FEATURE, HelmFeature, type HelmChartResult } from './helm-feature.js';
+import { ChartCache } from '../charts/index.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
 
@@ -119,12 +121,14 @@ export class SummaryReconciler {
   /** ClusterSummaries with a DryRun ClusterReport written by this process / checked for a stale one. */
   private readonly reported = new Set<string>();
   private readonly reportChecked = new Set<string>();
+  private readonly helm: HelmFeature;
 
   constructor(
     private readonly c: AddonContext,
     private readonly enqueue: (key: string) => void,
   ) {
     this.renderer = new PolicyRenderer(c.funcOptions);
+    this.helm = new HelmFeature(c, this.renderer, new ChartCache(c.chartCacheDir));
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
     this.drift = new DriftWatcher(
       c.registry,
@@ -197,8 +201,15 @@ export class SummaryReconciler {
     // Dependencies: deploy only after the profiles this one depends on are Provisioned in this cluster.
     const waiting = this.unmetDependencies(cs, profile.kind, type);
     status.dependencies = waiting ?? ((spec.dependsOn ?? []).length > 0 ? 'All dependencies deployed' : 'no dependencies');
-    let features = (status.featureSummaries ?? []).filter((f) => f.featureID === RESOURCES);
+    let features = (status.featureSummaries ?? []).filter((f) => f.featureID === RESOURCES || f.featureID === HELM_FEATURE);
     features.push(...this.unsupportedFeatures(raw, spec, status));
+    // Helm charts first (Sveltos' order: a chart often installs the CRDs the profile's policies then use).
+    let helmRequeue = false;
+    if (!waiting && spec.syncMode !== 'DryRun' && ((spec.helmCharts ?? []).length > 0 || (status.helmReleaseSummaries ?? []).length > 0)) {
+      const h = await this.deployHelm(pass, entry, status);
+      features = [...features.filter((f) => f.featureID !== HELM_FEATURE), ...(h.feature ? [h.feature] : [])];
+      helmRequeue = h.requeue;
+    }
     if (waiting) {
       if (!prevFeature) features = [{ featureID: RESOURCES, status: 'Provisioning' }, ...features];
       return this.writeStatus(raw, cs, { ...status, featureSummaries: features });
@@ -225,7 +236,10 @@ export class SummaryReconciler {
         !this.driftPending.has(key) &&
         !this.forceFull.has(key) &&
         (!drifting || this.drift.trackedHash(key) === inputs.hash);
-      if (quiet) return this.writeStatus(raw, cs, { ...status, featureSummaries: [prevFeature, ...features.filter((f) => f.featureID !== RESOURCES)] });
+      if (quiet) {
+        await this.writeStatus(raw, cs, { ...status, featureSummaries: [prevFeature, ...features.filter((f) => f.featureID !== RESOURCES)] });
+        return helmRequeue ? { requeue: true } : undefined;
+      }
       // Drift, or an ownership move: read every object again instead of trusting what we last wrote.
       if (this.driftPending.has(key) || this.forceFull.has(key)) this.known.delete(key);
       this.driftPending.delete(key);
@@ -257,8 +271,71 @@ export class SummaryReconciler {
     }
     features = [feature, ...features.filter((f) => f.featureID !== RESOURCES)];
     await this.writeStatus(raw, cs, { ...status, featureSummaries: features });
-    return result;
+    return result ?? (helmRequeue ? { requeue: true } : undefined);
   };
+
+  /**
+   * deployHelm runs the Helm feature (helm-feature.ts) unless nothing it depends on changed since it was last
+   * Provisioned; fills status.helmReleaseSummaries and returns the feature entry. Failures: status + Event.
+   */
+  private async deployHelm(p: Pass, entry: ClusterEntry, status: ClusterSummaryStatus): Promise<{ feature?: Feature; requeue: boolean }> {
+    const { raw, cs, spec } = p;
+    const prev = status.featureSummaries?.find((f) => f.featureID === HELM_FEATURE);
+    const charts = spec.helmCharts ?? [];
+    const hash = hexToBase64(this.helm.inputsHash(spec, cs.spec.clusterNamespace, entry.object));
+    if (charts.length > 0 && prev?.hash === hash && prev.status === 'Provisioned' && !this.driftPending.has(p.key) && !this.forceFull.has(p.key)) return { feature: prev, requeue: false };
+    let client: KubeClient;
+    try {
+      client = await this.c.registry.client(entry.key);
+    } catch (err) {
+      const message = `cluster ${entry.key}: ${errorMessage(err)}`;
+      return { feature: { featureID: HELM_FEATURE, status: 'Failed', failureReason: 'DeploymentFailed', failureMessage: message, hash: prev?.hash }, requeue: true };
+    }
+    const data = this.renderer.dataFor({ cluster: entry.object, mgmtResources: {} });
+    const t0 = performance.now();
+    const results = await this.helm.deploy({ spec, clusterNamespace: cs.spec.clusterNamespace, client, data, previous: status.helmReleaseSummaries ?? [] });
+    this.c.metrics?.deployDuration.observe({ feature: HELM_FEATURE }, (performance.now() - t0) / 1000);
+    status.helmReleaseSummaries = charts
+      .filter((h) => h.helmChartAction !== 'Uninstall')
+      .map((h) => {
+        const r = results.find((x) => x.chart === h);
+        return {
+          releaseName: h.releaseName,
+          releaseNamespace: h.releaseNamespace,
+          status: 'Managing' as const,
+          ...(h.chartName ? { chartName: h.chartName } : {}),
+          ...(h.chartVersion ? { chartVersion: h.chartVersion } : {}),
+          ...(r?.error ? { failureMessage: r.error } : {}),
+        };
+      });
+    if (status.helmReleaseSummaries.length === 0) delete status.helmReleaseSummaries;
+    for (const r of results) this.recordHelm(raw, r);
+    if (charts.length === 0) return { requeue: false };
+    const failed = results.find((r) => r.error);
+    if (failed) {
+      const failure = { message: failed.error!, reason: 'HelmChartFailed', nonRetriable: !failed.transient };
+      const feature = { ...this.failedFeature(prev, failure, prev?.hash), featureID: HELM_FEATURE };
+      return { feature, requeue: Boolean(failed.transient) };
+    }
+    const changed = results.some((r) => r.action !== 'NoAction');
+    return {
+      feature: { featureID: HELM_FEATURE, status: 'Provisioned', hash, lastAppliedTime: changed || !prev?.lastAppliedTime ? rfc3339(this.c.clock.now()) : prev.lastAppliedTime },
+      requeue: false,
+    };
+  }
+
+  private recordHelm(raw: KubeObject, r: HelmChartResult): void {
+    const rel = `${r.chart.releaseNamespace}/${r.chart.releaseName}`;
+    if (r.error) {
+      record(this.c, raw, 'Warning', 'HelmChartFailed', r.error);
+      this.c.metrics?.outcomes.inc({ feature: HELM_FEATURE, outcome: 'failed' });
+      return;
+    }
+    if (r.action === 'NoAction') return;
+    const what = r.action === 'Uninstall' ? `uninstalled release ${rel}` : `${r.action === 'Install' ? 'installed' : 'upgraded'} chart ${r.chart.chartName ?? ''} ${r.chart.chartVersion ?? ''} as release ${rel} (revision ${r.revision})`;
+    record(this.c, raw, 'Normal', `Helm${r.action}`, what);
+    this.c.metrics?.outcomes.inc({ feature: HELM_FEATURE, outcome: r.action.toLowerCase() });
+  }
 
   /** forget drops every in-memory record of a ClusterSummary that no longer exists. */
   private forget(key: string): void {
@@ -286,7 +363,7 @@ export class SummaryReconciler {
     return undefined;
   }
 
-  /** unsupportedFeatures reports helmCharts / kustomizationRefs as FailedNonRetriable (a later issue deploys them). */
+  /** unsupportedFeatures reports kustomizationRefs as FailedNonRetriable (a later issue deploys them). */
   private unsupportedFeatures(raw: KubeObject, spec: ClusterProfileSpec, status: ClusterSummaryStatus): Feature[] {
     const out: Feature[] = [];
     const add = (featureID: 'Helm' | 'Kustomize', what: string, count: number) => {
@@ -299,7 +376,6 @@ export class SummaryReconciler {
       }
       out.push({ featureID, status: 'FailedNonRetriable', failureReason: 'NotSupported', failureMessage: message, hash: prev?.hash });
     };
-    add('Helm', 'helmCharts', (spec.helmCharts ?? []).length);
     add('Kustomize', 'kustomizationRefs', (spec.kustomizationRefs ?? []).length);
     return out;
   }
@@ -779,6 +855,16 @@ export class SummaryReconciler {
       }
       const leave = spec.stopMatchingBehavior === 'LeavePolicies';
       this.drift.untrack(key);
+      if (!leave && clients.Remote && ((spec.helmCharts ?? []).length > 0 || (cs.status?.helmReleaseSummaries ?? []).length > 0)) {
+        try {
+          await this.helm.withdraw(clients.Remote, spec, cs.status?.helmReleaseSummaries ?? []);
+        } catch (err) {
+          const message = `cannot uninstall the Helm releases from cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}: ${errorMessage(err)}`;
+          record(this.c, raw, 'Warning', 'WithdrawFailed', message);
+          await this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: message, featureSummaries: [{ featureID: HELM_FEATURE, status: 'Removing', failureMessage: message }] });
+          return { requeue: true };
+        }
+      }
       let outcome: ExecuteOutcome;
       try {
         const deployed = await this.scanDeployed(p, this.recordedGvks(cs), clients);

@@ -16,6 +16,8 @@ import { semverFuncs } from './semver.js';
 import { stringFuncs } from './strings.js';
 import { addonResourceFuncs, eventResourceFuncs, sveltosOverrides } from './sveltos.js';
 import { urlFuncs } from './url.js';
+import { defineFunc } from './define.js';
+import { toYamlV3, YAMLError } from './yaml.js';
 
 // Functions that do not depend on FuncOptions are built once; the option-bound ones per options object.
 let staticSprig: GoFunc[] | undefined;
@@ -69,6 +71,40 @@ export function eventFuncMap(opts: FuncOptions = {}): FuncMap {
  */
 export function addonFuncMap(opts: FuncOptions = {}, mgmtResources: GoValue = null): FuncMap {
   return toMap(addonResourceFuncs(mgmtResources), sveltosFuncMap(opts));
+}
+
+const helmCache = new WeakMap<FuncOptions, FuncMap>();
+
+/**
+ * helmFuncMap is Helm v3's engine funcMap() without the per-render functions: Sprig without env/expandenv, Helm's
+ * toToml/fromToml/toYaml/toYamlPretty/fromYaml/fromYamlArray/toJson/fromJson/fromJsonArray (libsveltos copied
+ * Helm's, so they are shared) and getHostByName returning "" (Helm's default, DNS lookups disabled). The Helm
+ * engine adds include, tpl, required, fail and lookup per render.
+ */
+export function helmFuncMap(opts: FuncOptions = {}): FuncMap {
+  const hit = helmCache.get(opts);
+  if (hit) return hit;
+  staticOverrides ??= sveltosOverrides();
+  const base: Record<string, GoFunc> = { ...sprigFuncMap(opts) };
+  delete base.env;
+  delete base.expandenv;
+  const m = toMap(
+    [
+      ...staticOverrides,
+      defineFunc('toYamlPretty', '(interface {}) string', (v: GoValue) => {
+        try {
+          return toYamlV3(v, 2).replace(/\n$/, '');
+        } catch (e) {
+          if (e instanceof YAMLError) return '';
+          throw e;
+        }
+      }),
+      defineFunc('getHostByName', '(string) string', () => ''),
+    ],
+    base,
+  );
+  helmCache.set(opts, m);
+  return m;
 }
 
 /** FuncMapName names the function maps the oracle (and `ripple template --funcs`) know. */

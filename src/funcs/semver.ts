@@ -379,6 +379,15 @@ function tilde(v: SemverVersion, c: Constraint): boolean {
   return true;
 }
 
+/**
+ * parseSemverConstraint is semver.NewConstraint returning Constraints.Check: Helm resolves chart versions (index.yaml
+ * entries, OCI tags) with it. Throws a GoFuncError with Masterminds' message for an invalid constraint.
+ */
+export function parseSemverConstraint(constraint: string): (v: SemverVersion) => boolean {
+  const cs = newConstraint(constraint);
+  return (v) => cs.some((and) => and.every((c) => check(v, c)));
+}
+
 /** semverFuncs returns Sprig's semver and semverCompare. Go: semver.go */
 export function semverFuncs(): GoFunc[] {
   return [
@@ -389,4 +398,27 @@ export function semverFuncs(): GoFunc[] {
       return cs.some((and) => and.every((c) => check(v, c)));
     }),
   ];
+}
+
+/** isValidSemver reports whether semver.NewVersion accepts v. */
+export function isValidSemver(v: string): boolean {
+  try {
+    newVersion(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** isCompatibleRange is Helm's chartutil.IsCompatibleRange: the version satisfies the constraint (false on errors). */
+export function isCompatibleRange(constraint: string, version: string): boolean {
+  let v: SemverVersion;
+  let cs: Constraint[][];
+  try {
+    v = newVersion(version);
+    cs = newConstraint(constraint);
+  } catch {
+    return false;
+  }
+  return cs.some((and) => and.every((c) => check(v, c)));
 }

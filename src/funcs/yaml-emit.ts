@@ -271,8 +271,11 @@ class Emitter {
   readonly bestIndent: number;
   readonly bestWidth: number;
 
-  constructor(readonly flavor: YamlFlavor) {
-    this.bestIndent = flavor === 'v2' ? 2 : 4;
+  constructor(
+    readonly flavor: YamlFlavor,
+    indent?: number,
+  ) {
+    this.bestIndent = indent ?? (flavor === 'v2' ? 2 : 4);
     this.bestWidth = flavor === 'v2' ? 80 : Number.MAX_SAFE_INTEGER;
   }
 
@@ -556,8 +559,8 @@ class Emitter {
 }
 
 /** emitYaml writes one document the way go-yaml's Marshal does (always ending in a line break). */
-export function emitYaml(root: YamlNode, flavor: YamlFlavor): string {
-  const e = new Emitter(flavor);
+export function emitYaml(root: YamlNode, flavor: YamlFlavor, indent?: number): string {
+  const e = new Emitter(flavor, indent);
   e.emitNode(root, { mapping: false, simpleKey: false, parentIsSeqItem: false });
   // Document end: an implicit end only breaks the last line.
   e.writeIndent();

@@ -177,9 +177,12 @@ function toV3Node(v: GoValue, seen: Set<object>): YamlNode {
   throw new YAMLError(`cannot marshal type: ${goTypeOf(v)}`);
 }
 
-/** toYamlV3 is gopkg.in/yaml.v3 Marshal (4-space indent); it throws YAMLError where go-yaml fails. */
-export function toYamlV3(v: GoValue): string {
-  return emitYaml(toV3Node(v, new Set()), 'v3');
+/**
+ * toYamlV3 is gopkg.in/yaml.v3 Marshal (4-space indent, or an Encoder's SetIndent); it throws YAMLError where
+ * go-yaml fails.
+ */
+export function toYamlV3(v: GoValue, indent?: number): string {
+  return emitYaml(toV3Node(v, new Set()), 'v3', indent);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -198,11 +201,47 @@ export function parseYamlSigs(text: string): GoValue {
   if (doc === undefined) return null;
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
-    const line = err.linePos?.[0]?.line ?? text.slice(0, err.pos[0]).split('\n').length;
-    const msg = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    const v2 = yamlV2Error(text, err.message, err.pos[0]);
+    const line = v2?.line ?? err.linePos?.[0]?.line ?? text.slice(0, err.pos[0]).split('\n').length;
+    const msg = v2?.msg ?? err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
     throw new YAMLError(`error converting YAML to JSON: yaml: ${line !== undefined ? `line ${line}: ` : ''}${msg}`);
   }
   return convertNode(doc.contents as YNode | null, doc);
+}
+
+const lineAt = (text: string, pos: number) => text.slice(0, pos).split('\n').length;
+
+/**
+ * yamlV2Error restates the commonest syntax errors the way yaml.v2 reports them (message and line), where the
+ * `yaml` package words them differently: an unterminated flow collection is reported at its opening bracket, a
+ * mapping nested in a compact mapping at the offending colon.
+ */
+function yamlV2Error(text: string, message: string, pos: number): { line: number; msg: string } | undefined {
+  const flow = /^Flow (sequence|mapping) in block collection must be sufficiently indented and end with a ([\]}])/.exec(message);
+  if (flow) {
+    const open = flow[1] === 'sequence' ? '[' : '{';
+    let depth = 0;
+    for (let i = Math.min(pos, text.length) - 1; i >= 0; i--) {
+      const c = text[i];
+      if (c === ']' || c === '}') depth++;
+      else if (c === '[' || c === '{') {
+        if (depth === 0) {
+          // Nothing after the bracket: libyaml still wants the first node; otherwise a separator or the end.
+          const rest = text.slice(i + 1).trim();
+          return { line: lineAt(text, i), msg: rest === '' ? 'did not find expected node content' : `did not find expected ',' or '${flow[2]}'` };
+        }
+        depth--;
+      }
+      if (c === open && depth < 0) break;
+    }
+    return undefined;
+  }
+  if (message.startsWith('Nested mappings are not allowed in compact mappings')) {
+    const nl = text.indexOf('\n', pos);
+    const m = nl < 0 ? null : /:(?=[ \t\n]|$)/m.exec(text.slice(nl + 1));
+    if (m && nl >= 0) return { line: lineAt(text, nl + 1 + m.index), msg: 'mapping values are not allowed in this context' };
+  }
+  return undefined;
 }
 
 function convertNode(n: YNode | null | undefined, doc: Document.Parsed): GoValue {

@@ -8,7 +8,7 @@
 //   - "boxed"    : a non-nil value held in an interface (an element of map[string]interface{} or []interface{}). It
 //                  only changes the type Go names in error messages (`in type interface {}`), so instead of
 //                  wrapping values we track it beside dot and variables, where it can be observed.
-import { GO_TYPE, GoFloat32, GoFuncError, GoInt, GoStruct, isGoFunc, isGoStringer, withGoType, type GoFunc, type GoValue } from './value.js';
+import { GO_METHODS, GO_TYPE, GoFloat32, GoFuncError, GoInt, GoStruct, isGoFunc, isGoStringer, withGoType, type GoFunc, type GoValue } from './value.js';
 import {
   assignableTo,
   canBeNil,
@@ -564,6 +564,14 @@ export class State {
       this.errorf(`nil pointer evaluating interface {}.${fieldName}`);
     }
     const hasArgs = (args !== null && args.length > 1) || final !== MISSING;
+    if (typeof receiver === 'object') {
+      // A named map or slice type with methods (withGoMethods): methods first, as Go's ptr.MethodByName.
+      const methods = (receiver as { [GO_METHODS]?: (name: string) => GoValue | undefined })[GO_METHODS];
+      if (methods !== undefined) {
+        const method = methods(fieldName);
+        if (method !== undefined) return this.evalMethod(dot, method, node, fieldName, args, final);
+      }
+    }
     if (typeof receiver === 'object' && isGoStringer(receiver) && receiver.goMethod !== undefined) {
       // Unless it's an interface, need to get to a value of type *T to guarantee we see all methods of both T and *T.
       // (Values with methods expose exactly the method set Go would find through goMethod.)
@@ -831,6 +839,10 @@ export class State {
       // falls through
       case 'object':
         if (isGoFunc(v)) this.errorf(`can't print ${n.toString()} of type ${goTypeOf(v)}`);
+        if (isGoStringer(v) && v.goTemplateString !== undefined) {
+          this.out += v.goTemplateString();
+          return;
+        }
     }
     this.out += formatValue(v);
   }

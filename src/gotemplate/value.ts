@@ -23,6 +23,19 @@
 /** GO_TYPE tags an array or object with its exact Go type name, e.g. '[]string' or 'map[string]string'. */
 export const GO_TYPE: unique symbol = Symbol.for('ripple.goType');
 
+/**
+ * GO_METHODS gives a map or slice value (a Go named type such as Helm's `files` or `VersionSet`) a method set:
+ * the function returns the method's value (as GoStringer.goMethod does) or undefined when there is no such method.
+ * Go looks methods up before map keys, and so does the executor.
+ */
+export const GO_METHODS: unique symbol = Symbol.for('ripple.goMethods');
+
+/** withGoMethods attaches a method set to a map or slice value and returns it. */
+export function withGoMethods<T extends object>(v: T, methods: (name: string) => GoValue | undefined): T {
+  Object.defineProperty(v, GO_METHODS, { value: methods, enumerable: false, configurable: true });
+  return v;
+}
+
 /** IntType names Go's sized integer types other than int64 (which is a bare bigint). */
 export type IntType = 'int' | 'int8' | 'int16' | 'int32' | 'uint' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'uintptr';
 
@@ -60,6 +73,11 @@ export interface GoStringer {
   goMethod?(name: string): GoValue | undefined;
   /** goFieldNames lists the struct's fields (unexported ones) so `.field` fails with Go's "unexported field" text. */
   goFieldNames?(): readonly string[];
+  /**
+   * goTemplateString is what a template action prints when it differs from goString: a struct field reached through
+   * a pointer is addressable, so text/template finds String() on *T (Go: exec.go printableValue, v.Addr()).
+   */
+  goTemplateString?(): string;
   /** goUnderlying is the value of a named basic type (time.Month is an int) for the fmt verbs String() does not serve. */
   goUnderlying?(): GoValue;
 }

@@ -3,6 +3,7 @@
 // cluster registered the way Sveltos registers it (SveltosCluster NAME/NAME with its labels, kubeconfig Secret
 // NAME-sveltos-kubeconfig; the management cluster as mgmt/mgmt) and the whole control plane (src/manager, agentless)
 // in-process. Starting again on the same DIR re-registers (updating what changed, e.g. the port) and converges.
+import { join } from 'node:path';
 import { startApiServer, validateClusterName, type ApiServer, type Durability } from '../apiserver/index.js';
 import { MANAGEMENT_CLUSTER, registerCluster, validateRegistration } from '../clusters/index.js';
 import { createKubeClient, type KubeClient } from '../kube/index.js';
@@ -110,7 +111,7 @@ export async function startEmbedded(o: EmbeddedOptions): Promise<Embedded> {
     // Every served cluster is registered again: the port (hence each kubeconfig Secret) may have changed.
     const labelsOf = new Map(specs.map((s) => [s.name, s.labels]));
     for (const name of server.clusters()) await register({ name, labels: labelsOf.get(name) });
-    manager = await startManager({ ...o.manager, client: mgmt, logger, metrics: o.metrics });
+    manager = await startManager({ chartCacheDir: join(o.dataDir, 'charts'), ...o.manager, client: mgmt, logger, metrics: o.metrics });
     const m = manager;
     return {
       server,

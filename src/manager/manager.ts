@@ -57,6 +57,8 @@ export interface ManagerOptions {
   clock?: Clock;
   /** Coalescing window of every watch-driven component, ms (default: each component's own, 10). */
   coalesceMs?: number;
+  /** Cache directory of downloaded Helm charts (default: ripple-charts in the OS temporary directory). */
+  chartCacheDir?: string;
   /** Time between readiness probes of a healthy cluster (default 60 s). */
   probeIntervalMs?: number;
   /** How long the event manager lets per-cluster results accumulate before writing a trigger's status (ms). */
@@ -206,7 +208,7 @@ class ControlPlane implements Manager {
       c.agent = await startAgentManager({ ...common, mode: o.agentMode ?? 'agentless', clock: o.clock, coalesceMs: o.coalesceMs });
       c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs });
       await c.events.ready;
-      c.addons = await startAddonDeployer({ ...common, clock: o.clock, coalesceMs: o.coalesceMs });
+      c.addons = await startAddonDeployer({ ...common, clock: o.clock, coalesceMs: o.coalesceMs, chartCacheDir: o.chartCacheDir });
     } catch (err) {
       this.logger.error({ err: errorMessage(err) }, 'a controller failed to start');
       await this.stopControllers();

@@ -1,0 +1,640 @@
+// helm-feature.ts: the Helm feature of a ClusterSummary — each `helmCharts` item installed, upgraded or uninstalled
+// in the managed cluster the way `helm install|upgrade|uninstall` does it, with the release recorded in Helm 3's own
+// storage format (Secrets sh.helm.release.v1.NAME.vN), so the real `helm` CLI lists, inspects, rolls back and
+// uninstalls what Ripple installed, and Ripple continues releases `helm` installed.
+//
+// One pass, per chart in list order: fetch the chart (classic repository or OCI, cached by digest) → values
+// (`values` and every `valuesFrom` ConfigMap/Secret key, rendered as templates with the cluster's data, merged in
+// that order) → render with src/helm → read the release history → pending record → CRDs (install only) → pre hooks
+// → objects (server-side apply, Helm's ownership labels and annotations) → objects the previous revision had and
+// this one has not are deleted (unless `helm.sh/resource-policy: keep`) → post hooks → the record `deployed`, the
+// previous one `superseded`, history pruned to maxHistory. Withdrawal (and helmChartAction: Uninstall) runs the
+// delete hooks, deletes the release's objects in Helm's uninstall order and its records (or, with keepHistory,
+// marks them uninstalled). Go: addon-controller controllers/handlers_helm.go; helm pkg/action install.go,
+// upgrade.go, uninstall.go, hooks.go
+import { parseAllDocuments } from 'yaml';
+import type { ClusterProfileSpec, HelmChart } from '../api/index.js';
+import { ChartCache, credentialsFromSecret, fetchChart, isChartSourceError, type ChartSpec } from '../charts/index.js';
+import { readFileSync } from 'node:fs';
+import {
+  HelmError,
+  INSTALL_ORDER,
+  UNINSTALL_ORDER,
+  defaultCapabilities,
+  deployedRelease,
+  formatHelmTime,
+  lastRelease,
+  loadChartArchive,
+  mergeUserValues,
+  newRelease,
+  nextRevision,
+  pendingOperation,
+  renderChart as renderChartImpl,
+  planHistoryPruning,
+  releaseFromSecret,
+  releaseSecret,
+  releaseSecretName,
+  sortByRevision,
+  type ChartMetadata as ReleaseChartMetadata,
+  type Release,
+  type ReleaseHook,
+  type RenderedChart,
+} from '../helm/index.js';
+import { errorMessage, isAlreadyExists, isNotFound, type KubeClient, type KubeObject } from '../kube/index.js';
+import { goJSON, sha256Hex } from './stamp.js';
+import type { AddonContext } from './context.js';
+import type { PolicyRenderer } from './render.js';
+import type { GoStruct } from '../gotemplate/index.js';
+
+/** HELM_FEATURE is the featureID of the Helm feature in ClusterSummary status. */
+export const HELM_FEATURE = 'Helm' as const;
+const FIELD_MANAGER = 'helm';
+const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+const DEFAULT_MAX_HISTORY = 2;
+
+/** HelmReleaseSummary is one entry of ClusterSummary status.helmReleaseSummaries. */
+export interface HelmReleaseSummary {
+  releaseName: string;
+  releaseNamespace: string;
+  status: 'Managing' | 'Conflict';
+  chartName?: string;
+  chartVersion?: string;
+  valuesHash?: string;
+  failureMessage?: string;
+  conflictMessage?: string;
+}
+
+/** HelmChartResult is what happened to one chart of a pass. */
+export interface HelmChartResult {
+  chart: HelmChart;
+  action: 'Install' | 'Upgrade' | 'Uninstall' | 'NoAction';
+  revision?: number;
+  error?: string;
+  /** transient: worth a retry with backoff (unreachable repository or cluster), as opposed to bad input. */
+  transient?: boolean;
+}
+
+/** HelmPass is what one Helm pass needs: the ClusterSummary's spec, the target cluster and the template data. */
+export interface HelmPass {
+  spec: ClusterProfileSpec;
+  /** Namespace of the cluster in the management cluster (default namespace of valuesFrom and credentials). */
+  clusterNamespace: string;
+  /** Client of the managed cluster. */
+  client: KubeClient;
+  /** Template data for values (renderer.dataFor of the pass). */
+  data: GoStruct;
+  /** Releases the previous pass managed (status.helmReleaseSummaries), to uninstall those no longer listed. */
+  previous: readonly { releaseName?: string; releaseNamespace?: string }[];
+}
+
+/** HelmFeature deploys and withdraws the Helm charts of ClusterSummaries. */
+export class HelmFeature {
+  constructor(
+    private readonly c: AddonContext,
+    private readonly renderer: PolicyRenderer,
+    private readonly cache: ChartCache,
+  ) {}
+
+  /**
+   * inputsHash fingerprints what a Helm pass depends on in the management cluster — the charts, the valuesFrom
+   * content and credentials — so an unchanged one can stay quiet.
+   */
+  inputsHash(spec: ClusterProfileSpec, clusterNamespace: string, cluster: unknown): string {
+    const charts = spec.helmCharts ?? [];
+    const refs = charts.flatMap((h) =>
+      [...(h.valuesFrom ?? []), ...(h.registryCredentialsConfig?.credentials ? [{ kind: 'Secret', ...h.registryCredentialsConfig.credentials }] : []), ...(h.registryCredentialsConfig?.ca ? [{ kind: 'Secret', ...h.registryCredentialsConfig.ca }] : [])].map((r) => {
+        const o = this.source(r.kind ?? 'ConfigMap', r.namespace || clusterNamespace, r.name ?? '');
+        return [r.kind, r.namespace, r.name, o?.metadata.resourceVersion ?? ''];
+      }),
+    );
+    const templated = charts.some((h) => (h.values ?? '').includes('{{')) || refs.length > 0;
+    return sha256Hex(goJSON({ charts, refs, cluster: templated ? cluster : null }));
+  }
+
+  /** deploy runs one pass over every chart of the spec, plus uninstalls of releases no longer listed. */
+  async deploy(p: HelmPass): Promise<HelmChartResult[]> {
+    const out: HelmChartResult[] = [];
+    const listed = new Set<string>();
+    for (const chart of p.spec.helmCharts ?? []) {
+      listed.add(`${chart.releaseNamespace}/${chart.releaseName}`);
+      try {
+        if (chart.helmChartAction === 'Uninstall') {
+          const done = await this.uninstall(p.client, chart.releaseName, chart.releaseNamespace, chart);
+          out.push({ chart, action: done ? 'Uninstall' : 'NoAction' });
+        } else out.push(await this.install(p, chart));
+      } catch (err) {
+        out.push({ chart, action: 'NoAction', error: describeFailure(chart, err), transient: isTransient(err) });
+        // Sveltos deploys charts in order and stops at the first failure (later charts may depend on it).
+        break;
+      }
+    }
+    for (const prev of p.previous) {
+      if (!prev.releaseName || !prev.releaseNamespace || listed.has(`${prev.releaseNamespace}/${prev.releaseName}`)) continue;
+      await this.uninstall(p.client, prev.releaseName, prev.releaseNamespace, undefined);
+    }
+    return out;
+  }
+
+  /** withdraw uninstalls every release of the spec (the ClusterSummary goes away). */
+  async withdraw(client: KubeClient, spec: ClusterProfileSpec, previous: HelmPass['previous']): Promise<void> {
+    const seen = new Set<string>();
+    // Reverse order: a chart installed after another may depend on it.
+    for (const chart of [...(spec.helmCharts ?? [])].reverse()) {
+      seen.add(`${chart.releaseNamespace}/${chart.releaseName}`);
+      await this.uninstall(client, chart.releaseName, chart.releaseNamespace, chart);
+    }
+    for (const prev of previous) {
+      if (!prev.releaseName || !prev.releaseNamespace || seen.has(`${prev.releaseNamespace}/${prev.releaseName}`)) continue;
+      await this.uninstall(client, prev.releaseName, prev.releaseNamespace, undefined);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // install / upgrade
+
+  private async install(p: HelmPass, chart: HelmChart): Promise<HelmChartResult> {
+    const { client } = p;
+    const name = chart.releaseName;
+    const namespace = chart.releaseNamespace;
+    const opts = chart.options ?? {};
+    const history = await this.history(client, name, namespace);
+    const pending = pendingOperation(history);
+    if (pending) {
+      // A crashed install/upgrade leaves its record pending; Helm refuses until it is resolved. We mark it failed
+      // (what a retried `helm upgrade` after `helm rollback` amounts to) so the release can move on.
+      const failed = withInfo(pending, { status: 'failed', description: `${pending.info?.description ?? ''}; marked failed by Ripple: the operation did not finish` });
+      await this.writeRecord(client, failed, 'update');
+      history[history.indexOf(pending)] = failed;
+    }
+    const deployed = deployedRelease(history);
+    const live = history.filter((r) => statusOf(r) !== 'uninstalled' && statusOf(r) !== 'failed');
+    const isUpgrade = deployed !== undefined || live.length > 0;
+    const values = this.values(p, chart);
+    const fetched = await fetchChart(await this.chartSpec(p, chart), this.cache);
+    const loaded = loadChartArchive(new Uint8Array(readFileSync(fetched.path)));
+    const revision = nextRevision(history);
+    const rendered = this.render(loaded, values, name, namespace, revision, isUpgrade, opts.skipSchemaValidation);
+    const manifest = rendered.manifests.map((m) => `---\n# Source: ${m.name}\n${m.content}\n`).join('');
+    const valuesHash = sha256Hex(goJSON(values));
+    // Unchanged since the deployed revision: nothing to do (Sveltos' "NoAction").
+    if (deployed && deployed.manifest === manifest && goJSON(deployed.config) === goJSON(values) && deployed.chart?.metadata?.version === loaded.metadata?.version) {
+      return { chart, action: 'NoAction', revision: deployed.version };
+    }
+    const now = new Date(this.c.clock.now());
+    const rel: Release = newRelease(name, namespace, revision);
+    rel.info = {
+      firstDeployed: deployed?.info?.firstDeployed || formatHelmTime(now),
+      lastDeployed: formatHelmTime(now),
+      deleted: '',
+      description: isUpgrade ? 'Upgrade complete' : 'Install complete',
+      status: isUpgrade ? 'pending-upgrade' : 'pending-install',
+      notes: rendered.notes,
+    };
+    rel.chart = releaseChart(loaded);
+    rel.config = values;
+    rel.manifest = manifest;
+    rel.hooks = rendered.hooks.map((h) => ({ ...h, events: h.events as ReleaseHook['events'], deletePolicies: h.deletePolicies as ReleaseHook['deletePolicies'], lastRun: { startedAt: '', completedAt: '', phase: '' } }));
+    if (opts.labels) rel.labels = { ...opts.labels };
+    if (opts.description) rel.info.description = opts.description;
+    if (opts.installOptions?.createNamespace !== false) await this.ensureNamespace(client, namespace);
+    // Storage.Create: the least recent records go first, keeping maxHistory including the new one.
+    const maxHistory = opts.upgradeOptions?.maxHistory ?? DEFAULT_MAX_HISTORY;
+    for (const v of planHistoryPruning(history, maxHistory)) await deleteIfExists(client, { apiVersion: 'v1', kind: 'Secret', namespace, name: releaseSecretName(name, v) });
+    await this.writeRecord(client, rel, 'create');
+    const timeoutMs = parseGoDuration(opts.timeout) ?? DEFAULT_TIMEOUT_MS;
+    const hooksOff = opts.disableHooks || (isUpgrade ? opts.upgradeOptions?.disableHooks : opts.installOptions?.disableHooks);
+    try {
+      if (!isUpgrade && !opts.skipCRDs) await this.installCRDs(client, rendered);
+      if (!hooksOff) await this.runHooks(client, rel, isUpgrade ? 'pre-upgrade' : 'pre-install', namespace, timeoutMs);
+      const objects = parseObjects(manifest);
+      await this.applyAll(client, objects, name, namespace);
+      if (deployed) await this.deleteDropped(client, parseObjects(deployed.manifest), objects, namespace);
+      if (!hooksOff) await this.runHooks(client, rel, isUpgrade ? 'post-upgrade' : 'post-install', namespace, timeoutMs);
+    } catch (err) {
+      rel.info.status = 'failed';
+      rel.info.description = `${isUpgrade ? 'Upgrade' : 'Release'} "${name}" failed: ${errorMessage(err)}`;
+      await this.writeRecord(client, rel, 'update');
+      throw err;
+    }
+    rel.info.status = 'deployed';
+    await this.writeRecord(client, rel, 'update');
+    const superseded = history.map((r) => (statusOf(r) === 'deployed' ? withInfo(r, { status: 'superseded' }) : r));
+    for (const [i, old] of history.entries()) if (superseded[i] !== old) await this.writeRecord(client, superseded[i]!, 'update');
+    void valuesHash;
+    return { chart, action: isUpgrade ? 'Upgrade' : 'Install', revision };
+  }
+
+  private render(loaded: ReturnType<typeof loadChartArchive>, values: Record<string, unknown>, name: string, namespace: string, revision: number, isUpgrade: boolean, skipSchemaValidation?: boolean): RenderedChart {
+    return renderChartWith(loaded, values, { name, namespace, revision, isUpgrade, isInstall: !isUpgrade }, skipSchemaValidation);
+  }
+
+  /** values renders `values` and each valuesFrom source as templates with the cluster's data and merges them. */
+  private values(p: HelmPass, chart: HelmChart): Record<string, unknown> {
+    const files: { name: string; text: string }[] = [];
+    const render = (what: string, text: string) => {
+      if (!text.includes('{{')) return text;
+      const r = this.renderer.render(what, text, p.data);
+      if (!r.ok) throw new HelmValuesError(`${what}: ${r.message}`);
+      return r.text;
+    };
+    if (chart.values) files.push({ name: `helmCharts ${chart.releaseName} values`, text: render(`${chart.releaseName}-values`, chart.values) });
+    for (const ref of chart.valuesFrom ?? []) {
+      const kind = ref.kind === 'Secret' ? 'Secret' : 'ConfigMap';
+      const ns = ref.namespace || p.clusterNamespace;
+      const o = this.source(kind, ns, ref.name);
+      if (!o) {
+        if (ref.optional) continue;
+        throw new HelmValuesError(`valuesFrom ${kind} ${ns}/${ref.name} not found`);
+      }
+      const data = sourceData(o);
+      for (const key of Object.keys(data).sort()) files.push({ name: `${kind} ${ns}/${ref.name} key ${key}`, text: render(`${ns}/${ref.name}/${key}`, data[key]!) });
+    }
+    try {
+      return mergeUserValues(files) as Record<string, unknown>;
+    } catch (err) {
+      if (err instanceof HelmError) throw new HelmValuesError(err.message);
+      throw err;
+    }
+  }
+
+  private async chartSpec(p: HelmPass, chart: HelmChart): Promise<ChartSpec> {
+    const rc = chart.registryCredentialsConfig;
+    const spec: ChartSpec = {
+      repositoryURL: chart.repositoryURL,
+      repositoryName: chart.repositoryName ?? '',
+      chartName: chart.chartName ?? '',
+      chartVersion: chart.chartVersion ?? '',
+      insecureSkipTLSVerify: rc?.insecureSkipTLSVerify,
+      plainHTTP: rc?.plainHTTP,
+      passCredentialsAll: chart.options?.passCredentialsAll,
+    };
+    if (rc?.credentials) {
+      const ns = rc.credentials.namespace || p.clusterNamespace;
+      const s = this.source('Secret', ns, rc.credentials.name ?? '');
+      if (!s) throw new HelmValuesError(`registryCredentialsConfig.credentials: Secret ${ns}/${rc.credentials.name} not found`);
+      const host = hostOf(chart.repositoryURL);
+      spec.credentials = credentialsFromSecret(host, { name: rc.credentials.name ?? '', type: (s as { type?: string }).type, data: sourceData(s) });
+    }
+    if (rc?.ca) {
+      const ns = rc.ca.namespace || p.clusterNamespace;
+      const s = this.source('Secret', ns, rc.ca.name ?? '');
+      if (!s) throw new HelmValuesError(`registryCredentialsConfig.ca: Secret ${ns}/${rc.ca.name} not found`);
+      spec.ca = sourceData(s)['ca.crt'];
+    }
+    return spec;
+  }
+
+  private source(kind: string, namespace: string, name: string): KubeObject | undefined {
+    return (kind === 'Secret' ? this.c.caches.secrets : this.c.caches.configMaps).cache.get(namespace, name);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // uninstall
+
+  /** uninstall removes a release: delete hooks, its objects in uninstall order, its records. False: nothing there. */
+  private async uninstall(client: KubeClient, name: string, namespace: string, chart: HelmChart | undefined): Promise<boolean> {
+    const history = await this.history(client, name, namespace);
+    const last = lastRelease(history);
+    if (!last || statusOf(last) === 'uninstalled') return false;
+    const opts = chart?.options?.uninstallOptions;
+    const timeoutMs = parseGoDuration(chart?.options?.timeout) ?? DEFAULT_TIMEOUT_MS;
+    const hooksOff = chart?.options?.disableHooks || opts?.disableHooks;
+    await this.writeRecord(client, withInfo(last, { status: 'uninstalling' }), 'update');
+    if (!hooksOff) await this.runHooks(client, last, 'pre-delete', namespace, timeoutMs);
+    const objects = sortObjects(parseObjects(last.manifest), UNINSTALL_ORDER);
+    for (const o of objects) {
+      if (keep(o)) continue;
+      await deleteIfExists(client, refOf(o, namespace), opts?.deletionPropagation);
+    }
+    if (!hooksOff) await this.runHooks(client, last, 'post-delete', namespace, timeoutMs);
+    if (opts?.keepHistory) {
+      const now = formatHelmTime(new Date(this.c.clock.now()));
+      await this.writeRecord(client, withInfo(last, { status: 'uninstalled', deleted: now, description: 'Uninstallation complete' }), 'update');
+    } else {
+      for (const r of history) await deleteIfExists(client, { apiVersion: 'v1', kind: 'Secret', namespace, name: releaseSecretName(name, r.version) });
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // cluster I/O
+
+  /** history reads a release's records (Secrets labelled owner=helm,name=NAME) from the release namespace. */
+  private async history(client: KubeClient, name: string, namespace: string): Promise<Release[]> {
+    const list = await client.list<KubeObject>({ apiVersion: 'v1', kind: 'Secret' }, { namespace, labelSelector: `owner=helm,name=${name}` });
+    const out: Release[] = [];
+    for (const s of list.items) {
+      if ((s as { type?: string }).type !== 'helm.sh/release.v1') continue;
+      out.push(releaseFromSecret(s as Parameters<typeof releaseFromSecret>[0]));
+    }
+    return sortByRevision(out);
+  }
+
+  private async writeRecord(client: KubeClient, r: Release, op: 'create' | 'update'): Promise<void> {
+    const secret = releaseSecret(r, { op, nowUnix: Math.floor(this.c.clock.now() / 1000) });
+    if (op === 'create') {
+      try {
+        await client.create(secret as unknown as KubeObject, { fieldManager: FIELD_MANAGER });
+        return;
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+      }
+    }
+    const cur = await client.getIfExists<KubeObject>({ apiVersion: 'v1', kind: 'Secret', namespace: r.namespace, name: secret.metadata.name });
+    if (!cur) {
+      await client.create(releaseSecret(r, { op: 'create', nowUnix: Math.floor(this.c.clock.now() / 1000) }) as unknown as KubeObject, { fieldManager: FIELD_MANAGER });
+      return;
+    }
+    // Update keeps createdAt (Helm's Update merges the stored labels under the system ones).
+    const labels = { ...(cur.metadata.labels ?? {}), ...secret.metadata.labels };
+    await client.update({ ...(secret as unknown as KubeObject), metadata: { ...secret.metadata, labels, resourceVersion: cur.metadata.resourceVersion } }, { fieldManager: FIELD_MANAGER });
+  }
+
+  private async ensureNamespace(client: KubeClient, namespace: string): Promise<void> {
+    if (await client.getIfExists({ apiVersion: 'v1', kind: 'Namespace', name: namespace })) return;
+    try {
+      await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, { fieldManager: FIELD_MANAGER });
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+  }
+
+  /** installCRDs creates the chart's crds/ files that do not exist yet (Helm never upgrades or deletes them). */
+  private async installCRDs(client: KubeClient, rendered: RenderedChart): Promise<void> {
+    for (const crd of rendered.crds) {
+      for (const o of parseObjects(crd.content)) {
+        try {
+          await client.create(o, { fieldManager: FIELD_MANAGER });
+        } catch (err) {
+          if (!isAlreadyExists(err)) throw new HelmInstallError(`failed to install CRD ${crd.filename}: ${errorMessage(err)}`);
+        }
+      }
+    }
+    if (rendered.crds.length > 0) client.discovery.invalidate();
+  }
+
+  /** applyAll applies the release's objects in install order with Helm's ownership metadata. */
+  private async applyAll(client: KubeClient, objects: KubeObject[], name: string, namespace: string): Promise<void> {
+    for (const o of sortObjects(objects, INSTALL_ORDER)) {
+      const obj = await withOwnership(client, o, name, namespace);
+      try {
+        await client.apply(obj, { fieldManager: FIELD_MANAGER, force: true });
+      } catch (err) {
+        throw new HelmInstallError(`${o.kind} ${obj.metadata.namespace ? `${obj.metadata.namespace}/` : ''}${o.metadata.name}: ${errorMessage(err)}`, { cause: err });
+      }
+    }
+  }
+
+  /** deleteDropped deletes what the previous revision had and this one has not (Helm's upgrade rule). */
+  private async deleteDropped(client: KubeClient, before: KubeObject[], after: KubeObject[], namespace: string): Promise<void> {
+    const id = (o: KubeObject) => `${o.apiVersion}|${o.kind}|${o.metadata.namespace ?? namespace}|${o.metadata.name}`;
+    const now = new Set(after.map(id));
+    for (const o of sortObjects(before, UNINSTALL_ORDER)) {
+      if (now.has(id(o)) || keep(o)) continue;
+      await deleteIfExists(client, refOf(o, namespace));
+    }
+  }
+
+  /**
+   * runHooks runs the hooks of one event in weight order (then name), as Helm's execHook: before-hook-creation
+   * deletes a leftover first (the default policy), Jobs and Pods are waited for until they finish (or the timeout),
+   * then hook-succeeded / hook-failed delete them. A failed hook fails the operation.
+   */
+  private async runHooks(client: KubeClient, rel: Release, event: string, namespace: string, timeoutMs: number): Promise<void> {
+    const hooks = rel.hooks.filter((h) => (h.events as string[]).includes(event)).sort((a, b) => a.weight - b.weight || a.name.localeCompare(b.name));
+    for (const h of hooks) {
+      const policies: string[] = h.deletePolicies.length > 0 ? [...h.deletePolicies] : ['before-hook-creation'];
+      for (const o of parseObjects(h.manifest)) {
+        const ref = refOf(o, namespace);
+        if (policies.includes('before-hook-creation')) await deleteAndWait(client, ref, timeoutMs);
+        const started = formatHelmTime(new Date(this.c.clock.now()));
+        h.lastRun = { startedAt: started, completedAt: '', phase: 'Running' };
+        const obj = await withNamespace(client, o, namespace);
+        try {
+          await client.create(obj, { fieldManager: FIELD_MANAGER });
+        } catch (err) {
+          h.lastRun.phase = 'Failed';
+          throw new HelmInstallError(`${event} hook ${h.path}: ${errorMessage(err)}`, { cause: err });
+        }
+        const ok = await waitForHook(client, obj, timeoutMs);
+        h.lastRun = { startedAt: started, completedAt: formatHelmTime(new Date(this.c.clock.now())), phase: ok === true ? 'Succeeded' : 'Failed' };
+        if (ok !== true) {
+          if (policies.includes('hook-failed')) await deleteIfExists(client, ref);
+          throw new HelmInstallError(`${event} hook ${h.path} failed: ${ok}`);
+        }
+        if (policies.includes('hook-succeeded')) await deleteIfExists(client, ref);
+      }
+    }
+  }
+}
+
+function statusOf(r: Release): string {
+  return r.info?.status ?? 'unknown';
+}
+
+/** withInfo returns a copy of a record with some info fields replaced (a record Helm wrote may lack info). */
+function withInfo(r: Release, info: Partial<NonNullable<Release['info']>>): Release {
+  const base = r.info ?? { firstDeployed: '', lastDeployed: '', deleted: '', description: '', status: 'unknown' as const, notes: '' };
+  return { ...r, info: { ...base, ...info } };
+}
+
+/** HelmValuesError is bad input in values, valuesFrom or credentials (not retried until the input changes). */
+export class HelmValuesError extends Error {
+  override readonly name = 'HelmValuesError';
+}
+
+/** HelmInstallError is a failure while applying a release to the cluster. */
+export class HelmInstallError extends Error {
+  override readonly name = 'HelmInstallError';
+}
+
+function renderChartWith(loaded: ReturnType<typeof loadChartArchive>, values: Record<string, unknown>, release: { name: string; namespace: string; revision: number; isUpgrade: boolean; isInstall: boolean }, skipSchemaValidation?: boolean): RenderedChart {
+  return renderChartImpl(loaded, { values: values as never, release, capabilities: defaultCapabilities(), skipSchemaValidation });
+}
+
+
+function releaseChart(loaded: ReturnType<typeof loadChartArchive>): Release['chart'] {
+  const files = (xs: readonly { name: string; data: Uint8Array }[]) => xs.map((f) => ({ name: f.name, data: f.data }));
+  return {
+    metadata: releaseMetadata(loaded.metadata!),
+    lock: null,
+    templates: files(loaded.templates),
+    values: (loaded.values ?? {}) as Record<string, unknown>,
+    schema: loaded.schema ?? null,
+    files: files(loaded.files),
+  };
+}
+
+/** releaseMetadata is Chart.yaml as the release record stores it (Go's omitempty: empty fields left out). */
+function releaseMetadata(m: NonNullable<ReturnType<typeof loadChartArchive>['metadata']>): ReleaseChartMetadata {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(m)) {
+    if (v === null || v === '' || v === false || (Array.isArray(v) && v.length === 0)) continue;
+    if (k === 'maintainers' || k === 'dependencies') out[k] = (v as unknown[]).filter((x) => x !== null);
+    else out[k] = v;
+  }
+  return out as ReleaseChartMetadata;
+}
+
+function describeFailure(chart: HelmChart, err: unknown): string {
+  const what = `chart ${chart.chartName ?? ''}${chart.chartVersion ? `@${chart.chartVersion}` : ''} (release ${chart.releaseNamespace}/${chart.releaseName})`;
+  return `${what}: ${errorMessage(err)}`;
+}
+
+function isTransient(err: unknown): boolean {
+  if (isChartSourceError(err)) return err.code === 'Unreachable';
+  if (err instanceof HelmValuesError || err instanceof HelmError) return false;
+  return true;
+}
+
+function sourceData(o: KubeObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  const r = o as { data?: Record<string, string>; stringData?: Record<string, string> };
+  if (o.kind === 'Secret') for (const [k, v] of Object.entries(r.data ?? {})) out[k] = Buffer.from(v, 'base64').toString('utf8');
+  else Object.assign(out, r.data ?? {});
+  return out;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url.replace(/^oci:/, 'https:')).host;
+  } catch {
+    return '';
+  }
+}
+
+/** parseObjects reads the objects of a manifest stream (empty documents skipped). */
+export function parseObjects(text: string): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const d of parseAllDocuments(text)) {
+    if (d.errors.length > 0) throw new HelmInstallError(`invalid YAML in release manifest: ${d.errors[0]!.message}`);
+    const v = d.toJS() as KubeObject | null;
+    if (v && typeof v === 'object' && v.kind) out.push(v);
+  }
+  return out;
+}
+
+function sortObjects(objs: KubeObject[], order: readonly string[]): KubeObject[] {
+  const rank = (k: string) => {
+    const i = order.indexOf(k);
+    return i < 0 ? order.length : i;
+  };
+  return objs.map((o, i) => ({ o, i })).sort((a, b) => rank(a.o.kind) - rank(b.o.kind) || a.i - b.i).map((x) => x.o);
+}
+
+function keep(o: KubeObject): boolean {
+  return o.metadata.annotations?.['helm.sh/resource-policy'] === 'keep';
+}
+
+function refOf(o: KubeObject, namespace: string): { apiVersion: string; kind: string; namespace?: string; name: string } {
+  return { apiVersion: o.apiVersion!, kind: o.kind, namespace: o.metadata.namespace ?? namespace, name: o.metadata.name };
+}
+
+/** withNamespace defaults a namespaced object's namespace to the release namespace (and clears it for cluster-scoped kinds). */
+async function withNamespace(client: KubeClient, o: KubeObject, namespace: string): Promise<KubeObject> {
+  const info = await client.resource({ apiVersion: o.apiVersion!, kind: o.kind });
+  const metadata = { ...o.metadata };
+  if (info.namespaced) metadata.namespace = metadata.namespace ?? namespace;
+  else delete metadata.namespace;
+  return { ...o, metadata };
+}
+
+/** withOwnership adds what Helm sets on every object it manages (Go: pkg/action/validate.go setMetadataVisitor). */
+async function withOwnership(client: KubeClient, o: KubeObject, name: string, namespace: string): Promise<KubeObject> {
+  const obj = await withNamespace(client, o, namespace);
+  obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'app.kubernetes.io/managed-by': 'Helm' };
+  obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), 'meta.helm.sh/release-name': name, 'meta.helm.sh/release-namespace': namespace };
+  return obj;
+}
+
+async function deleteIfExists(client: KubeClient, ref: { apiVersion: string; kind: string; namespace?: string; name: string }, propagation?: string): Promise<void> {
+  try {
+    await client.delete(ref, propagation ? { propagationPolicy: (propagation[0]!.toUpperCase() + propagation.slice(1)) as 'Orphan' | 'Foreground' | 'Background' } : {});
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
+
+/** deleteAndWait deletes an object and waits (by watch) until it is gone. */
+async function deleteAndWait(client: KubeClient, ref: { apiVersion: string; kind: string; namespace?: string; name: string }, timeoutMs: number): Promise<void> {
+  try {
+    const pending = await client.delete(ref, { propagationPolicy: 'Background' });
+    if (!pending) return;
+  } catch (err) {
+    if (isNotFound(err)) return;
+    throw err;
+  }
+  await waitFor(client, ref, (o) => (o === undefined ? true : undefined), timeoutMs);
+}
+
+/**
+ * waitForHook waits until a hook Job completes or a hook Pod succeeds (Helm waits only for those kinds): true, or
+ * the reason it failed. Other kinds are done once created.
+ */
+async function waitForHook(client: KubeClient, o: KubeObject, timeoutMs: number): Promise<true | string> {
+  if (o.kind !== 'Job' && o.kind !== 'Pod') return true;
+  const ref = { apiVersion: o.apiVersion!, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name };
+  const r = await waitFor<true | string>(
+    client,
+    ref,
+    (cur) => {
+      if (!cur) return 'deleted while running';
+      const st = (cur.status ?? {}) as { conditions?: { type: string; status: string; reason?: string; message?: string }[]; phase?: string };
+      if (o.kind === 'Pod') return st.phase === 'Succeeded' ? true : st.phase === 'Failed' ? 'pod failed' : undefined;
+      for (const c of st.conditions ?? []) {
+        if (c.status !== 'True') continue;
+        if (c.type === 'Complete') return true;
+        if (c.type === 'Failed') return `job failed: ${c.reason ?? ''}${c.message ? ` (${c.message})` : ''}`;
+      }
+      return undefined;
+    },
+    timeoutMs,
+  );
+  return r ?? `timed out waiting for the condition after ${Math.round(timeoutMs / 1000)}s`;
+}
+
+/** waitFor watches one object until check returns a value (or the timeout passes: undefined). */
+async function waitFor<R>(client: KubeClient, ref: { apiVersion: string; kind: string; namespace?: string; name: string }, check: (o: KubeObject | undefined) => R | undefined, timeoutMs: number): Promise<R | undefined> {
+  const first = await client.getIfExists<KubeObject>(ref);
+  const initial = check(first);
+  if (initial !== undefined) return initial;
+  const ac = new AbortController();
+  return new Promise<R | undefined>((resolve) => {
+    let settled = false;
+    const finish = (v: R | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      ac.abort();
+      resolve(v);
+    };
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    client
+      .watch<KubeObject>(
+        { apiVersion: ref.apiVersion, kind: ref.kind },
+        { namespace: ref.namespace, fieldSelector: `metadata.name=${ref.name}`, resourceVersion: first?.metadata.resourceVersion, signal: ac.signal },
+        (ev) => {
+          const v = check(ev.type === 'DELETED' ? undefined : ev.object);
+          if (v !== undefined) finish(v);
+        },
+      )
+      .then(
+        (w) => w.done.catch(() => undefined).then(() => finish(undefined)),
+        () => finish(undefined),
+      );
+  });
+}
+
+/** parseGoDuration reads a metav1.Duration string (`5m`, `1h30m`, `90s`, `500ms`) as milliseconds. */
+export function parseGoDuration(s: string | undefined): number | undefined {
+  if (!s) return undefined;
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
+  const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let total = 0;
+  let seen = 0;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    total += Number(m[1]) * unit[m[2]!]!;
+    seen += m[0].length;
+  }
+  return seen === s.length && seen > 0 ? total : undefined;
+}

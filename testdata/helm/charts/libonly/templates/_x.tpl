@@ -1,0 +1,1 @@
+{{- define "libonly.x" }}x{{ end }}

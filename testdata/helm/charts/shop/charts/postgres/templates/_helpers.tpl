@@ -1,0 +1,3 @@
+{{- define "postgres.fullname" -}}
+{{ .Release.Name }}-{{ .Chart.Name }}
+{{- end }}
