@@ -25,6 +25,9 @@ import {
 } from '../../helm/index.js';
 import { ExitCode, parseFlags, UsageError, type Command, type CommandIO } from '../command.js';
 
+/** FUNC_OPTIONS gives templates the system clock (now, date, genCA), as helm does; one object, so maps are cached. */
+const FUNC_OPTIONS = { clock: { now: () => Date.now() } };
+
 /** MAX_FILE_SIZE is Helm's MaxDecompressedFileSize (5 MiB). */
 const MAX_FILE_SIZE = 5 * 1024 * 1024;
 
@@ -202,6 +205,7 @@ function templateMain(rawArgs: string[], io: CommandIO): number {
       release: { name, namespace: f.namespace ?? 'default', revision: 1, isInstall: !isUpgrade, isUpgrade },
       capabilities: defaultCapabilities(kubeVersion, apis),
       warn,
+      engine: { funcs: FUNC_OPTIONS },
     });
     io.stdout.write(formatTemplateOutput(r, { includeCrds: f['include-crds'] === true && f['no-include-crds'] !== true, skipTests: f['skip-tests'] === true && f['no-skip-tests'] !== true }));
     return ExitCode.Ok;
