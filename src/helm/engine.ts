@@ -308,6 +308,9 @@ function render(tpls: Map<string, Renderable>, opts: EngineOptions): Map<string,
         return t.executeTemplate(name, data);
       } catch (e) {
         if (e instanceof TemplateError) throw goError(e.message);
+        // JavaScript's stack ends before Helm's 1000 nested includes: report it with Helm's words (the chain of
+        // "error calling include" before it is shorter than Helm's).
+        if (e instanceof RangeError) throw goError(`rendering template has a nested reference name: ${name}: unable to execute template`);
         throw e;
       } finally {
         includedNames.set(name, includedNames.get(name)! - 1);
