@@ -225,7 +225,8 @@ const LINT_USAGE = `Usage:
 
 Checks a chart before publishing: Chart.yaml validity and recommendations, values.yaml and values.schema.json,
 and a render of every template (required/fail do not fail in lint mode, as in helm lint). Prints
-"[SEVERITY] path: message" lines and a summary; exit code 1 when an error was found.
+"[SEVERITY] path: message" lines and helm lint's summary ("Error: 1 chart(s) linted, 1 chart(s) failed" on stderr
+and exit code 1 when an error was found).
 `;
 
 const PACKAGE_USAGE = `Usage:
@@ -289,7 +290,10 @@ export const commands: Command[] = [
       }
       for (const m of msgs) io.stdout.write(`[${m.severity}] ${m.path}${m.path ? ': ' : ''}${m.text}\n`);
       const failed = msgs.some((m) => m.severity === 'ERROR');
-      io.stdout.write(`\n1 chart(s) linted, ${failed ? 1 : 0} chart(s) failed\n`);
+      // helm lint: a blank line, then the summary — on stderr as an error when a chart failed.
+      io.stdout.write('\n');
+      if (failed) io.stderr.write('Error: 1 chart(s) linted, 1 chart(s) failed\n');
+      else io.stdout.write('1 chart(s) linted, 0 chart(s) failed\n');
       return failed ? ExitCode.Failed : ExitCode.Ok;
     },
   },
