@@ -129,7 +129,7 @@ export interface RenderOptions {
   /** warn receives Helm's log warnings (coalescing, unknown hooks, deprecated chart). */
   warn?: (message: string) => void;
   /** engine: lint mode and info sink. */
-  engine?: Pick<EngineOptions, 'lintMode' | 'info'>;
+  engine?: Pick<EngineOptions, 'lintMode' | 'info' | 'funcs'>;
 }
 
 /** CRD is a file from a crds/ directory (never templated). */

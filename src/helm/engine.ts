@@ -16,7 +16,7 @@ import {
   type GoStringer,
   type GoValue,
 } from '../gotemplate/index.js';
-import { defineFunc, goError, helmFuncMap } from '../funcs/index.js';
+import { defineFunc, goError, helmFuncMap, type FuncOptions } from '../funcs/index.js';
 import { baseName, decodeText, type Chart, type ChartFile, type Metadata } from './chart.js';
 import { HelmError } from './errors.js';
 import { newFiles } from './files.js';
@@ -68,6 +68,11 @@ export interface EngineOptions {
   lookup?: LookupPort;
   /** info receives lint mode's "[INFO] …" messages. */
   info?: (message: string) => void;
+  /**
+   * funcs: the clock (now, date, genCA, …) and randomness (randAlphaNum, genPrivateKey, …) Sprig functions use;
+   * without a clock they fail, naming the option. Keep one object per process: function maps are cached by it.
+   */
+  funcs?: FuncOptions;
 }
 
 const WARN_START = 'HELM_ERR_START';
@@ -89,14 +94,15 @@ const RENDER_FUNC_SIGS: Record<string, string> = {
   fail: '(string) (string, error)',
   lookup: '(string, string, string, string) (map[string]interface {}, error)',
 };
-let parseFuncs: FuncMap | undefined;
-function getParseFuncs(): FuncMap {
-  if (parseFuncs === undefined) {
-    const m: Record<string, GoFunc> = { ...helmFuncMap(FUNC_OPTIONS) };
+const parseFuncsCache = new WeakMap<FuncOptions, FuncMap>();
+function getParseFuncs(opts: FuncOptions = FUNC_OPTIONS): FuncMap {
+  let pf = parseFuncsCache.get(opts);
+  if (pf === undefined) {
+    const m: Record<string, GoFunc> = { ...helmFuncMap(opts) };
     for (const [n, s] of Object.entries(RENDER_FUNC_SIGS)) m[n] = placeholder(n, s);
-    parseFuncs = Object.freeze(m);
+    parseFuncsCache.set(opts, (pf = Object.freeze(m)));
   }
-  return parseFuncs;
+  return pf;
 }
 
 /** kubeVersionValue is chartutil.KubeVersion: fields Version/Major/Minor, methods String and GitVersion. */
@@ -284,7 +290,7 @@ export function renderTemplates(chart: Chart, top: RenderValues, opts: EngineOpt
   return render(tpls, opts);
 }
 
-let baseTemplate: Template | undefined;
+const baseTemplates = new WeakMap<FuncOptions, Template>();
 
 function render(tpls: Map<string, Renderable>, opts: EngineOptions): Map<string, string> {
   const includedNames = new Map<string, number>();
@@ -302,6 +308,9 @@ function render(tpls: Map<string, Renderable>, opts: EngineOptions): Map<string,
         return t.executeTemplate(name, data);
       } catch (e) {
         if (e instanceof TemplateError) throw goError(e.message);
+        // JavaScript's stack ends before Helm's 1000 nested includes: report it with Helm's words (the chain of
+        // "error calling include" before it is shorter than Helm's).
+        if (e instanceof RangeError) throw goError(`rendering template has a nested reference name: ${name}: unable to execute template`);
         throw e;
       } finally {
         includedNames.set(name, includedNames.get(name)! - 1);
@@ -331,8 +340,10 @@ function render(tpls: Map<string, Renderable>, opts: EngineOptions): Map<string,
     });
 
   // Helm's static functions are registered once on a base set; each render clones it and binds its own.
-  baseTemplate ??= new Template('gotpl', { missingKey: 'zero', funcs: getParseFuncs() }).freeze();
-  const root = baseTemplate.clone();
+  const fo = opts.funcs ?? FUNC_OPTIONS;
+  let base = baseTemplates.get(fo);
+  if (base === undefined) baseTemplates.set(fo, (base = new Template('gotpl', { missingKey: 'zero', funcs: getParseFuncs(fo) }).freeze()));
+  const root = base.clone();
   const funcs: Record<string, GoFunc> = {};
   funcs.include = includeFun(root);
   funcs.tpl = tplFun(root);
@@ -365,7 +376,7 @@ function render(tpls: Map<string, Renderable>, opts: EngineOptions): Map<string,
   root.funcs(funcs);
 
   const keys = sortTemplates([...tpls.keys()]);
-  const pf = getParseFuncs();
+  const pf = getParseFuncs(fo);
   for (const filename of keys) {
     const r = tpls.get(filename)!;
     let parsed: Template;

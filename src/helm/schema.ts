@@ -1,10 +1,11 @@
 // schema.ts: values.schema.json validation with the error texts and order of xeipuuv/gojsonschema (what Helm v3
 // uses): JSON Schema draft 4/6/7 keywords — type, enum, const, properties, patternProperties,
 // additionalProperties, required, propertyNames, dependencies, items/additionalItems, contains, min/max*,
-// multipleOf, pattern, allOf/anyOf/oneOf/not, if/then/else, local $ref (`#/definitions/…`, `#/$defs/…`).
-// `format` is not checked (see README: deliberate differences). Go: gojsonschema validation.go, locales.go.
+// multipleOf, pattern, format (formats.ts), allOf/anyOf/oneOf/not, if/then/else, local $ref (`#/definitions/…`,
+// `#/$defs/…`). Go: gojsonschema validation.go, locales.go.
 import { formatFloat, isGoMap, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { marshalJSON } from '../funcs/index.js';
+import { isFormat } from './formats.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -35,6 +36,7 @@ interface SubSchema {
   exclusiveMaximum?: number;
   minimum?: number;
   exclusiveMinimum?: number;
+  format?: string;
   constJSON?: string;
   enumJSON: string[];
   allOf: SubSchema[];
@@ -106,6 +108,7 @@ class Compiler {
     else s.exclusiveMaximum = num('exclusiveMaximum');
     if (node.exclusiveMinimum === true) [s.exclusiveMinimum, s.minimum] = [s.minimum, undefined];
     else s.exclusiveMinimum = num('exclusiveMinimum');
+    if (typeof node.format === 'string') s.format = node.format;
     if ('const' in node) s.constJSON = canonical(node.const);
     if (Array.isArray(node.enum)) s.enumJSON = node.enum.map(canonical);
     const list = (k: string) => (Array.isArray(node[k]) ? (node[k] as Json[]).map((x) => this.compile(x)) : []);
@@ -376,6 +379,8 @@ class Validator {
     if (s.minLength !== undefined && len < s.minLength) r.add(ctx, `String length must be greater than or equal to ${s.minLength}`);
     if (s.maxLength !== undefined && len > s.maxLength) r.add(ctx, `String length must be less than or equal to ${s.maxLength}`);
     if (s.pattern !== undefined && !s.pattern.test(v)) r.add(ctx, `Does not match pattern '${s.patternSource}'`);
+    // gojsonschema v1.2.0 (Helm's) checks format here for strings and at the end of validateNumber for numbers.
+    if (s.format !== undefined && !isFormat(s.format, v)) r.add(ctx, `Does not match format '${s.format}'`);
     r.score++;
   }
 
@@ -388,6 +393,8 @@ class Validator {
     if (s.exclusiveMaximum !== undefined && n >= s.exclusiveMaximum) r.add(ctx, `Must be less than ${bigFloat(s.exclusiveMaximum)}`);
     if (s.minimum !== undefined && n < s.minimum) r.add(ctx, `Must be greater than or equal to ${bigFloat(s.minimum)}`);
     if (s.exclusiveMinimum !== undefined && n <= s.exclusiveMinimum) r.add(ctx, `Must be greater than ${bigFloat(s.exclusiveMinimum)}`);
+    // A number never matches a known format in gojsonschema v1.2.0 (its checkers want strings).
+    if (s.format !== undefined && !isFormat(s.format, n)) r.add(ctx, `Does not match format '${s.format}'`);
     r.score++;
   }
 }

@@ -25,6 +25,9 @@ import {
 } from '../../helm/index.js';
 import { ExitCode, parseFlags, UsageError, type Command, type CommandIO } from '../command.js';
 
+/** FUNC_OPTIONS gives templates the system clock (now, date, genCA), as helm does; one object, so maps are cached. */
+const FUNC_OPTIONS = { clock: { now: () => Date.now() } };
+
 /** MAX_FILE_SIZE is Helm's MaxDecompressedFileSize (5 MiB). */
 const MAX_FILE_SIZE = 5 * 1024 * 1024;
 
@@ -202,6 +205,7 @@ function templateMain(rawArgs: string[], io: CommandIO): number {
       release: { name, namespace: f.namespace ?? 'default', revision: 1, isInstall: !isUpgrade, isUpgrade },
       capabilities: defaultCapabilities(kubeVersion, apis),
       warn,
+      engine: { funcs: FUNC_OPTIONS },
     });
     io.stdout.write(formatTemplateOutput(r, { includeCrds: f['include-crds'] === true && f['no-include-crds'] !== true, skipTests: f['skip-tests'] === true && f['no-skip-tests'] !== true }));
     return ExitCode.Ok;
@@ -221,7 +225,8 @@ const LINT_USAGE = `Usage:
 
 Checks a chart before publishing: Chart.yaml validity and recommendations, values.yaml and values.schema.json,
 and a render of every template (required/fail do not fail in lint mode, as in helm lint). Prints
-"[SEVERITY] path: message" lines and a summary; exit code 1 when an error was found.
+"[SEVERITY] path: message" lines and helm lint's summary ("Error: 1 chart(s) linted, 1 chart(s) failed" on stderr
+and exit code 1 when an error was found).
 `;
 
 const PACKAGE_USAGE = `Usage:
@@ -285,7 +290,10 @@ export const commands: Command[] = [
       }
       for (const m of msgs) io.stdout.write(`[${m.severity}] ${m.path}${m.path ? ': ' : ''}${m.text}\n`);
       const failed = msgs.some((m) => m.severity === 'ERROR');
-      io.stdout.write(`\n1 chart(s) linted, ${failed ? 1 : 0} chart(s) failed\n`);
+      // helm lint: a blank line, then the summary — on stderr as an error when a chart failed.
+      io.stdout.write('\n');
+      if (failed) io.stderr.write('Error: 1 chart(s) linted, 1 chart(s) failed\n');
+      else io.stdout.write('1 chart(s) linted, 0 chart(s) failed\n');
       return failed ? ExitCode.Failed : ExitCode.Ok;
     },
   },
