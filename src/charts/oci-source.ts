@@ -2,7 +2,7 @@
 // highest tag a constraint accepts), verified and cached by the chart layer's digest; and push, producing the same
 // manifest `helm push` does (pkg/registry/client.go Push; oras-go v1 content.GenerateManifest).
 import { ChartCache } from './cache.js';
-import { ChartSourceError } from './errors.js';
+import { ChartSourceError, isChartSourceError } from './errors.js';
 import { chartConfigJSON, ociAnnotations } from './chart-config.js';
 import {
   HELM_CHART_MEDIA_TYPE,
@@ -48,7 +48,9 @@ export async function fetchFromOci(req: OciChartRequest, cache: ChartCache): Pro
   const base = `chart oci://${ref.registry}/${ref.repository}`;
   const tag = ref.tag ?? (await resolveOciTag(client, ref.repository, req.version, base));
   const what = `${base}:${tag}`;
-  const { manifest } = await client.manifest(ref.repository, tag, what);
+  const { manifest } = await client.manifest(ref.repository, tag, what).catch(async (e: unknown) => {
+    throw isChartSourceError(e, 'VersionNotFound') ? await explainMissingTag(client, ref.repository, e, what) : e;
+  });
   if (manifest.config?.mediaType !== HELM_CONFIG_MEDIA_TYPE) {
     throw new ChartSourceError('BadChart', `${what}: not a Helm chart (config media type ${manifest.config?.mediaType ?? 'missing'}, want ${HELM_CONFIG_MEDIA_TYPE})`);
   }
@@ -63,6 +65,20 @@ export async function fetchFromOci(req: OciChartRequest, cache: ChartCache): Pro
   const chart = readChartYaml(bytes, what);
   await cache.put(bytes);
   return { path: cache.pathOf(layer.digest), digest: layer.digest, name: chart.name, version: chart.version, source: `oci://${ref.registry}/${ref.repository}:${tag}`, cached: false };
+}
+
+// explainMissingTag tells a missing chart from a missing version (registries answer MANIFEST_UNKNOWN for both) by
+// listing the repository's tags, and names the versions that do exist.
+async function explainMissingTag(client: OciClient, repository: string, e: ChartSourceError, what: string): Promise<ChartSourceError> {
+  let tags: string[];
+  try {
+    tags = await client.tags(repository, what);
+  } catch (listing) {
+    if (isChartSourceError(listing, 'ChartNotFound')) return listing;
+    return e;
+  }
+  const versions = sortVersionsDescending(tags.map((t) => t.replaceAll('_', '+')), (t) => t);
+  return new ChartSourceError('VersionNotFound', `${e.message}; available versions: ${versions.slice(0, 10).join(', ') || 'none'}`, { cause: e });
 }
 
 /** PushResult is what `helm push` reports: the reference and the manifest digest. */

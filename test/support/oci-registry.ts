@@ -20,6 +20,8 @@ export function registryMissing(): string | undefined {
 /** Registry is a running registry: `host` is HOST:PORT for oci:// references (plain HTTP). */
 export interface Registry {
   host: string;
+  /** dataDir is the registry's filesystem storage root (tests may tamper with it). */
+  dataDir: string;
   stop(): Promise<void>;
   logs(): string;
 }
@@ -67,6 +69,7 @@ export async function startRegistry(auth?: { username: string; password: string 
     if (await ready(host, exited)) {
       return {
         host,
+        dataDir: join(dir, 'data'),
         logs: () => out,
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) {
