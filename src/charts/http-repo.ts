@@ -33,6 +33,8 @@ export interface FetchedChart {
   version: string;
   /** source is the URL or OCI reference it came from. */
   source: string;
+  /** manifestDigest is the OCI manifest's digest (OCI charts only). */
+  manifestDigest?: string;
   /** cached is true when no archive was downloaded this time. */
   cached: boolean;
 }

@@ -48,7 +48,7 @@ export async function fetchFromOci(req: OciChartRequest, cache: ChartCache): Pro
   const base = `chart oci://${ref.registry}/${ref.repository}`;
   const tag = ref.tag ?? (await resolveOciTag(client, ref.repository, req.version, base));
   const what = `${base}:${tag}`;
-  const { manifest } = await client.manifest(ref.repository, tag, what).catch(async (e: unknown) => {
+  const { manifest, digest: manifestDigest } = await client.manifest(ref.repository, tag, what).catch(async (e: unknown) => {
     throw isChartSourceError(e, 'VersionNotFound') ? await explainMissingTag(client, ref.repository, e, what) : e;
   });
   if (manifest.config?.mediaType !== HELM_CONFIG_MEDIA_TYPE) {
@@ -59,12 +59,12 @@ export async function fetchFromOci(req: OciChartRequest, cache: ChartCache): Pro
   const version = tag.replaceAll('_', '+');
   const name = ref.repository.split('/').at(-1)!;
   if (/^sha256:[a-f0-9]{64}$/.test(layer.digest) && (await cache.has(layer.digest))) {
-    return { path: cache.pathOf(layer.digest), digest: layer.digest, name, version, source: `oci://${ref.registry}/${ref.repository}:${tag}`, cached: true };
+    return { path: cache.pathOf(layer.digest), digest: layer.digest, name, version, source: `oci://${ref.registry}/${ref.repository}:${tag}`, manifestDigest, cached: true };
   }
   const bytes = await client.blob(ref.repository, layer, what);
   const chart = readChartYaml(bytes, what);
   await cache.put(bytes);
-  return { path: cache.pathOf(layer.digest), digest: layer.digest, name: chart.name, version: chart.version, source: `oci://${ref.registry}/${ref.repository}:${tag}`, cached: false };
+  return { path: cache.pathOf(layer.digest), digest: layer.digest, name: chart.name, version: chart.version, source: `oci://${ref.registry}/${ref.repository}:${tag}`, manifestDigest, cached: false };
 }
 
 // explainMissingTag tells a missing chart from a missing version (registries answer MANIFEST_UNKNOWN for both) by
