@@ -134,3 +134,29 @@ describe('OCI registry with htpasswd basic auth', { skip: missing }, () => {
     assert.deepEqual([got.version, got.digest], ['1.0.0', sha256Digest(archive)]);
   });
 });
+
+describe('OCI registry with Bearer token auth', { skip: missing }, () => {
+  let reg: Registry;
+  let dir: string;
+  const creds = { username: 'bot', password: 't0ken-pass' };
+  before(async () => {
+    reg = await startRegistry({ ...creds, mode: 'token' });
+    dir = await mkdtemp(join(tmpdir(), 'ripple-oci-token-'));
+  });
+  after(async () => {
+    await reg?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test('the WWW-Authenticate Bearer flow: token from the realm for the scope, then push and pull', async () => {
+    const archive = chartArchive('tok', '3.1.4');
+    await fails(pushChart(archive, `oci://${reg.host}/t`, { plainHTTP: true, createdAt: CREATED }), 'AuthFailed', /token service http:\/\/127\.0\.0\.1:\d+ refused anonymous access/);
+    await fails(pushChart(archive, `oci://${reg.host}/t`, { plainHTTP: true, createdAt: CREATED, username: 'bot', password: 'x' }), 'AuthFailed', /refused the credentials/);
+    const pushed = await pushChart(archive, `oci://${reg.host}/t`, { plainHTTP: true, createdAt: CREATED, ...creds });
+    assert.equal(pushed.chartDigest, sha256Digest(archive));
+    const got = await fetchFromOci({ ref: `oci://${reg.host}/t/tok`, version: '>=3', plainHTTP: true, ...creds }, new ChartCache(join(dir, 'c')));
+    assert.deepEqual([got.version, got.digest], ['3.1.4', sha256Digest(archive)]);
+    // One token for the push scope and one for the pull scope: each client asks once per scope, not per request.
+    assert.equal(reg.tokensIssued(), 2);
+  });
+});
