@@ -30,7 +30,7 @@ export function ociChartRef(spec: Pick<ChartSpec, 'repositoryURL' | 'repositoryN
  * fetchChart downloads (once; later calls hit the cache) the chart a spec names and returns where it is. Failures
  * are ChartSourceErrors; nothing here retries — the caller's backoff does.
  */
-export async function fetchChart(spec: ChartSpec, cache: ChartCache): Promise<FetchedChart> {
+export async function fetchChart(spec: ChartSpec, cache: ChartCache, opts: ChartFetcherOptions = {}): Promise<FetchedChart> {
   const oci = ociChartRef(spec);
   if (oci !== undefined) {
     return fetchFromOci(
@@ -55,9 +55,42 @@ export async function fetchChart(spec: ChartSpec, cache: ChartCache): Promise<Fe
       passCredentialsAll: spec.passCredentialsAll,
       ca: spec.ca,
       insecureSkipTLSVerify: spec.insecureSkipTLSVerify,
+      indexMaxAgeMs: opts.indexMaxAgeMs,
+      now: opts.now,
     },
     cache,
   );
+}
+
+/** ChartFetcherOptions tune a ChartFetcher. */
+export interface ChartFetcherOptions {
+  /** indexMaxAgeMs: how long a repository index is trusted without revalidation (default 0: always revalidate). */
+  indexMaxAgeMs?: number;
+  now?: () => number;
+}
+
+/**
+ * ChartFetcher is fetchChart for many callers at once: concurrent requests for the same chart (a profile fanning out
+ * to a fleet) share one index fetch and one download.
+ */
+export class ChartFetcher {
+  private readonly inflight = new Map<string, Promise<FetchedChart>>();
+
+  constructor(
+    readonly cache: ChartCache,
+    private readonly opts: ChartFetcherOptions = {},
+  ) {}
+
+  /** fetch returns the chart the spec names, joining a fetch of the same spec already under way. */
+  fetch(spec: ChartSpec): Promise<FetchedChart> {
+    const key = JSON.stringify([spec.repositoryURL, spec.repositoryName, spec.chartName, spec.chartVersion, spec.credentials, spec.ca, spec.insecureSkipTLSVerify, spec.plainHTTP, spec.passCredentialsAll]);
+    let p = this.inflight.get(key);
+    if (!p) {
+      p = fetchChart(spec, this.cache, this.opts).finally(() => this.inflight.delete(key));
+      this.inflight.set(key, p);
+    }
+    return p;
+  }
 }
 
 /**
