@@ -41,10 +41,13 @@ export async function resolveOciTag(client: OciClient, repository: string, versi
   return tag.replaceAll('+', '_');
 }
 
-/** fetchFromOci pulls (or finds in the cache) a chart from an OCI registry. */
-export async function fetchFromOci(req: OciChartRequest, cache: ChartCache): Promise<FetchedChart> {
+/**
+ * fetchFromOci pulls (or finds in the cache) a chart from an OCI registry. clientFor supplies a long-lived client
+ * for the registry (its Bearer tokens are reused across pulls); by default each pull makes its own.
+ */
+export async function fetchFromOci(req: OciChartRequest, cache: ChartCache, clientFor?: (registry: string) => OciClient): Promise<FetchedChart> {
   const ref = parseOciReference(req.ref);
-  const client = new OciClient(ref.registry, req);
+  const client = clientFor?.(ref.registry) ?? new OciClient(ref.registry, req);
   const base = `chart oci://${ref.registry}/${ref.repository}`;
   const tag = ref.tag ?? (await resolveOciTag(client, ref.repository, req.version, base));
   const what = `${base}:${tag}`;

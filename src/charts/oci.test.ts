@@ -10,6 +10,7 @@ import { registryMissing, startRegistry, type Registry } from '../../test/suppor
 import { chartArchive } from '../../test/support/tgz.js';
 import {
   ChartCache,
+  ChartFetcher,
   fetchChart,
   fetchFromOci,
   HELM_CHART_MEDIA_TYPE,
@@ -158,5 +159,11 @@ describe('OCI registry with Bearer token auth', { skip: missing }, () => {
     assert.deepEqual([got.version, got.digest], ['3.1.4', sha256Digest(archive)]);
     // One token for the push scope and one for the pull scope: each client asks once per scope, not per request.
     assert.equal(reg.tokensIssued(), 2);
+    // A ChartFetcher keeps its registry client: later pulls reuse the token.
+    const fetcher = new ChartFetcher(new ChartCache(join(dir, 'f')));
+    const spec = { repositoryURL: `oci://${reg.host}/t`, repositoryName: 't', chartName: 't/tok', plainHTTP: true, credentials: creds };
+    await fetcher.fetch({ ...spec, chartVersion: '3.1.4' });
+    await fetcher.fetch({ ...spec, chartVersion: '^3' });
+    assert.equal(reg.tokensIssued(), 3);
   });
 });
