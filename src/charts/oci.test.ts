@@ -136,7 +136,7 @@ describe('OCI registry with htpasswd basic auth', { skip: missing }, () => {
   });
 });
 
-describe('OCI registry with Bearer token auth', { skip: missing }, () => {
+describe('OCI registry with Bearer token auth', { skip: registryMissing('token') }, () => {
   let reg: Registry;
   let dir: string;
   const creds = { username: 'bot', password: 't0ken-pass' };

@@ -14,9 +14,11 @@ import bcrypt from 'bcryptjs';
 /** REGISTRY_BIN is the registry binary the Debian package installs. */
 export const REGISTRY_BIN = process.env.RIPPLE_REGISTRY_BIN ?? '/usr/bin/docker-registry';
 
-/** registryMissing is the skip reason when the registry is not installed, or undefined. */
-export function registryMissing(): string | undefined {
-  return existsSync(REGISTRY_BIN) ? undefined : `${REGISTRY_BIN} not found: install Debian's docker-registry package (apt-get install docker-registry) to run the OCI tests`;
+/** registryMissing is the skip reason when the registry (or, for token mode, openssl) is not installed, or undefined. */
+export function registryMissing(mode: 'basic' | 'token' = 'basic'): string | undefined {
+  if (!existsSync(REGISTRY_BIN)) return `${REGISTRY_BIN} not found: install Debian's docker-registry package (apt-get install docker-registry) to run the OCI tests`;
+  if (mode === 'token' && spawnSync('openssl', ['version']).status !== 0) return 'openssl not found: the token-auth registry test signs its tokens with a certificate openssl makes';
+  return undefined;
 }
 
 /** Registry is a running registry: `host` is HOST:PORT for oci:// references (plain HTTP). */
