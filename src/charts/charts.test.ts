@@ -72,6 +72,8 @@ test('parseRepoIndex sorts versions highest first and findIndexEntry names chart
     (e: unknown) => isChartSourceError(e, 'VersionNotFound') && /chart "web" version ">=3" not found in http:\/\/r repository \(available: 2.0.0-beta.1, 1.10.0, 1.2.0\)/.test(e.message),
   );
   assert.throws(() => findIndexEntry(idx, 'empty', '', 'r'), (e: unknown) => isChartSourceError(e, 'ChartNotFound'));
+  const json = parseRepoIndex(JSON.stringify({ apiVersion: 'v1', entries: { web: [{ name: 'web', version: '0.1.0', urls: ['w.tgz'] }, { name: 'web', version: '0.3.0', urls: ['w3.tgz'] }] } }), 'repo');
+  assert.equal(findIndexEntry(json, 'web', '', 'r').urls[0], 'w3.tgz');
   assert.throws(() => parseRepoIndex('entries: {}\n', 'repo'), /no apiVersion/);
   assert.throws(() => parseRepoIndex('', 'repo'), /empty/);
   assert.throws(() => parseRepoIndex('a: [', 'repo'), (e: unknown) => isChartSourceError(e, 'BadChart'));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { selfSignedCert, sha256Hex, startChartRepo, type ChartRepo } from '../../test/support/chart-repo.js';
 import { chartArchive } from '../../test/support/tgz.js';
-import { ChartCache, fetchChart, fetchFromRepository, isChartSourceError, readChartYaml, sha256Digest } from './index.js';
+import { ChartCache, ChartFetcher, fetchChart, fetchFromRepository, isChartSourceError, readChartYaml, sha256Digest } from './index.js';
 
 const web100 = chartArchive('web', '1.0.0');
 const web120 = chartArchive('web', '1.2.0');
@@ -125,6 +125,26 @@ test('HTTPS repositories: a CA bundle or insecureSkipTLSVerify from registryCred
     await assert.rejects(fetchChart(spec, new ChartCache(join(dir, 'c6'))), (e: unknown) => isChartSourceError(e, 'Unreachable') && /self[- ]signed certificate/i.test(e.message));
     assert.equal((await fetchChart({ ...spec, ca: cert.cert }, new ChartCache(join(dir, 'c7')))).version, '1.0.0');
     assert.equal((await fetchChart({ ...spec, insecureSkipTLSVerify: true }, new ChartCache(join(dir, 'c8')))).version, '1.0.0');
+  } finally {
+    await r.stop();
+  }
+});
+
+test('a fleet fanning out shares one index fetch and one download; indexMaxAgeMs skips revalidation', async () => {
+  const archive = chartArchive('fan', '1.0.0');
+  const r = await startChartRepo({ '/index.yaml': `apiVersion: v1\nentries:\n  fan:\n  - {name: fan, version: 1.0.0, urls: [fan.tgz], digest: '${sha256Hex(archive)}'}\n`, '/fan.tgz': archive });
+  try {
+    let clock = 1_000;
+    const fetcher = new ChartFetcher(new ChartCache(join(dir, 'c9')), { indexMaxAgeMs: 60_000, now: () => clock });
+    const spec = { repositoryURL: r.url, repositoryName: 'fan', chartName: 'fan/fan', chartVersion: '^1' };
+    const all = await Promise.all(Array.from({ length: 50 }, () => fetcher.fetch(spec)));
+    assert.ok(all.every((c) => c.digest === sha256Digest(archive)));
+    assert.deepEqual(r.requests.map((q) => `${q.path} ${q.status}`), ['/index.yaml 200', '/fan.tgz 200']);
+    await fetcher.fetch(spec); // within indexMaxAgeMs: no request at all
+    assert.equal(r.requests.length, 2);
+    clock += 60_000;
+    assert.equal((await fetcher.fetch(spec)).cached, true); // stale: revalidated (304), archive still from the cache
+    assert.deepEqual(r.requests.slice(2).map((q) => `${q.path} ${q.status}`), ['/index.yaml 304']);
   } finally {
     await r.stop();
   }

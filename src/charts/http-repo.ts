@@ -22,6 +22,10 @@ export interface HttpChartRequest extends TLSOptions {
   version: string;
   credentials?: RepoCredentials;
   passCredentialsAll?: boolean;
+  /** indexMaxAgeMs reuses an index fetched less than this long ago without asking the server again (default 0). */
+  indexMaxAgeMs?: number;
+  /** now is the clock for indexMaxAgeMs (default Date.now). */
+  now?: () => number;
 }
 
 /** FetchedChart is a chart archive in the cache, with what identifies it. */
@@ -33,12 +37,14 @@ export interface FetchedChart {
   version: string;
   /** source is the URL or OCI reference it came from. */
   source: string;
+  /** manifestDigest is the OCI manifest's digest (OCI charts only). */
+  manifestDigest?: string;
   /** cached is true when no archive was downloaded this time. */
   cached: boolean;
 }
 
 // Parsed indexes by URL, with the ETag they were parsed from: a 304 costs no re-parse of a large index.
-const parsed = new Map<string, { etag?: string; body: Buffer; index: RepoIndex }>();
+const parsed = new Map<string, { etag?: string; body: Buffer; index: RepoIndex; at: number; auth: string }>();
 
 function authHeaders(creds: RepoCredentials | undefined): Record<string, string> {
   return creds ? { authorization: basicAuth(creds.username, creds.password) } : {};
@@ -53,6 +59,11 @@ function failure(res: HttpResponse, what: string): ChartSourceError {
 export async function loadRepoIndex(req: HttpChartRequest, cache: ChartCache): Promise<RepoIndex> {
   const url = indexURL(req.repoURL);
   const what = `chart repository ${redact(req.repoURL)}`;
+  const now = req.now ?? Date.now;
+  const authKey = req.credentials ? basicAuth(req.credentials.username, req.credentials.password) : '';
+  const fresh = parsed.get(url);
+  // Only a copy fetched with the same credentials counts: another caller's access must not stand in for ours.
+  if (fresh && req.indexMaxAgeMs && fresh.auth === authKey && now() - fresh.at < req.indexMaxAgeMs) return fresh.index;
   const cached = await cache.readIndex(url);
   const headers: Record<string, string> = { accept: 'application/yaml, application/x-yaml, text/yaml, */*', ...authHeaders(req.credentials) };
   if (cached?.etag) headers['if-none-match'] = cached.etag;
@@ -71,14 +82,17 @@ export async function loadRepoIndex(req: HttpChartRequest, cache: ChartCache): P
     throw failure(res, `${what} index`);
   }
   const memo = parsed.get(url);
-  if (memo && memo.body.equals(body)) return memo.index;
-  const index = parseRepoIndex(body.toString('utf8'), what);
-  if (res.status === 200) await cache.writeIndex({ url, etag, body });
-  parsed.set(url, { etag, body, index });
+  const index = memo && memo.body.equals(body) ? memo.index : parseRepoIndex(body.toString('utf8'), what);
+  if (res.status === 200 && memo?.index !== index) await cache.writeIndex({ url, etag, body });
+  parsed.set(url, { etag, body, index, at: now(), auth: authKey });
   return index;
 }
 
-/** fetchFromRepository resolves and downloads (or finds in the cache) a chart of a classic repository. */
+/**
+ * fetchFromRepository resolves and downloads (or finds in the cache) a chart of a classic repository. The cache is
+ * found through the index entry's digest; an entry without one (rare: `helm repo index` always writes it) is
+ * downloaded on every call, since nothing else says the archive behind its URL is unchanged.
+ */
 export async function fetchFromRepository(req: HttpChartRequest, cache: ChartCache): Promise<FetchedChart> {
   const repo = redact(req.repoURL);
   const index = await loadRepoIndex(req, cache);

@@ -21,5 +21,6 @@ export {
 } from './oci.js';
 export { fetchFromOci, pushChart, resolveOciTag, type OciChartRequest, type PushResult } from './oci-source.js';
 export { chartMetadata, chartConfigJSON, ociAnnotations } from './chart-config.js';
-export { fetchChart, ociChartRef, credentialsFromSecret, type ChartSpec } from './source.js';
+export { fetchChart, ChartFetcher, ociChartRef, credentialsFromSecret, type ChartSpec, type ChartFetcherOptions } from './source.js';
+export { buildRepoIndex, serveChartRepository, type RepoArchive, type ChartRepoServer } from './repo-server.js';
 export type { TLSOptions } from './http.js';

@@ -2,7 +2,7 @@
 // highest tag a constraint accepts), verified and cached by the chart layer's digest; and push, producing the same
 // manifest `helm push` does (pkg/registry/client.go Push; oras-go v1 content.GenerateManifest).
 import { ChartCache } from './cache.js';
-import { ChartSourceError } from './errors.js';
+import { ChartSourceError, isChartSourceError } from './errors.js';
 import { chartConfigJSON, ociAnnotations } from './chart-config.js';
 import {
   HELM_CHART_MEDIA_TYPE,
@@ -41,14 +41,19 @@ export async function resolveOciTag(client: OciClient, repository: string, versi
   return tag.replaceAll('+', '_');
 }
 
-/** fetchFromOci pulls (or finds in the cache) a chart from an OCI registry. */
-export async function fetchFromOci(req: OciChartRequest, cache: ChartCache): Promise<FetchedChart> {
+/**
+ * fetchFromOci pulls (or finds in the cache) a chart from an OCI registry. clientFor supplies a long-lived client
+ * for the registry (its Bearer tokens are reused across pulls); by default each pull makes its own.
+ */
+export async function fetchFromOci(req: OciChartRequest, cache: ChartCache, clientFor?: (registry: string) => OciClient): Promise<FetchedChart> {
   const ref = parseOciReference(req.ref);
-  const client = new OciClient(ref.registry, req);
+  const client = clientFor?.(ref.registry) ?? new OciClient(ref.registry, req);
   const base = `chart oci://${ref.registry}/${ref.repository}`;
   const tag = ref.tag ?? (await resolveOciTag(client, ref.repository, req.version, base));
   const what = `${base}:${tag}`;
-  const { manifest } = await client.manifest(ref.repository, tag, what);
+  const { manifest, digest: manifestDigest } = await client.manifest(ref.repository, tag, what).catch(async (e: unknown) => {
+    throw isChartSourceError(e, 'VersionNotFound') ? await explainMissingTag(client, ref.repository, e, what) : e;
+  });
   if (manifest.config?.mediaType !== HELM_CONFIG_MEDIA_TYPE) {
     throw new ChartSourceError('BadChart', `${what}: not a Helm chart (config media type ${manifest.config?.mediaType ?? 'missing'}, want ${HELM_CONFIG_MEDIA_TYPE})`);
   }
@@ -57,12 +62,26 @@ export async function fetchFromOci(req: OciChartRequest, cache: ChartCache): Pro
   const version = tag.replaceAll('_', '+');
   const name = ref.repository.split('/').at(-1)!;
   if (/^sha256:[a-f0-9]{64}$/.test(layer.digest) && (await cache.has(layer.digest))) {
-    return { path: cache.pathOf(layer.digest), digest: layer.digest, name, version, source: `oci://${ref.registry}/${ref.repository}:${tag}`, cached: true };
+    return { path: cache.pathOf(layer.digest), digest: layer.digest, name, version, source: `oci://${ref.registry}/${ref.repository}:${tag}`, manifestDigest, cached: true };
   }
   const bytes = await client.blob(ref.repository, layer, what);
   const chart = readChartYaml(bytes, what);
   await cache.put(bytes);
-  return { path: cache.pathOf(layer.digest), digest: layer.digest, name: chart.name, version: chart.version, source: `oci://${ref.registry}/${ref.repository}:${tag}`, cached: false };
+  return { path: cache.pathOf(layer.digest), digest: layer.digest, name: chart.name, version: chart.version, source: `oci://${ref.registry}/${ref.repository}:${tag}`, manifestDigest, cached: false };
+}
+
+// explainMissingTag tells a missing chart from a missing version (registries answer MANIFEST_UNKNOWN for both) by
+// listing the repository's tags, and names the versions that do exist.
+async function explainMissingTag(client: OciClient, repository: string, e: ChartSourceError, what: string): Promise<ChartSourceError> {
+  let tags: string[];
+  try {
+    tags = await client.tags(repository, what);
+  } catch (listing) {
+    if (isChartSourceError(listing, 'ChartNotFound')) return listing;
+    return e;
+  }
+  const versions = sortVersionsDescending(tags.map((t) => t.replaceAll('_', '+')), (t) => t);
+  return new ChartSourceError('VersionNotFound', `${e.message}; available versions: ${versions.slice(0, 10).join(', ') || 'none'}`, { cause: e });
 }
 
 /** PushResult is what `helm push` reports: the reference and the manifest digest. */

@@ -134,7 +134,10 @@ export class OciClient {
     if (!realm) throw new ChartSourceError('AuthFailed', `${what}: registry ${this.registry} asked for a Bearer token without a realm`);
     const u = new URL(realm);
     if (ch.params.service) u.searchParams.set('service', ch.params.service);
-    u.searchParams.append('scope', ch.params.scope || scope);
+    // Ask for the scope the whole operation needs (a push needs pull,push even when the first challenge, on a HEAD,
+    // named only pull), plus whatever else the challenge named: one token then serves every call of the operation.
+    u.searchParams.append('scope', scope);
+    if (ch.params.scope && ch.params.scope !== scope) u.searchParams.append('scope', ch.params.scope);
     const headers: Record<string, string> = this.creds ? { authorization: basicAuth(this.creds.username, this.creds.password) } : {};
     const res = await send({ method: 'GET', url: u.href, headers, ca: this.opts.ca, insecureSkipTLSVerify: this.opts.insecureSkipTLSVerify, what: `${what} (token from ${u.origin})` });
     if (res.status === 401 || res.status === 403) throw new ChartSourceError('AuthFailed', `${what}: token service ${u.origin} refused ${this.creds ? 'the credentials' : 'anonymous access'} (${statusText(res)})`);

@@ -2,6 +2,7 @@
 // the URLs (`oci://` in repositoryURL or chartName), the way Sveltos' addon-controller hands them to Helm.
 import { ChartCache } from './cache.js';
 import { fetchFromRepository, type FetchedChart, type RepoCredentials } from './http-repo.js';
+import { OciClient } from './oci.js';
 import { fetchFromOci } from './oci-source.js';
 import { chartNameInRepository } from './repo-index.js';
 
@@ -30,7 +31,7 @@ export function ociChartRef(spec: Pick<ChartSpec, 'repositoryURL' | 'repositoryN
  * fetchChart downloads (once; later calls hit the cache) the chart a spec names and returns where it is. Failures
  * are ChartSourceErrors; nothing here retries — the caller's backoff does.
  */
-export async function fetchChart(spec: ChartSpec, cache: ChartCache): Promise<FetchedChart> {
+export async function fetchChart(spec: ChartSpec, cache: ChartCache, opts: ChartFetcherOptions = {}): Promise<FetchedChart> {
   const oci = ociChartRef(spec);
   if (oci !== undefined) {
     return fetchFromOci(
@@ -44,6 +45,7 @@ export async function fetchChart(spec: ChartSpec, cache: ChartCache): Promise<Fe
         plainHTTP: spec.plainHTTP,
       },
       cache,
+      opts.ociClient && ((registry: string) => opts.ociClient!(registry, spec)),
     );
   }
   return fetchFromRepository(
@@ -55,9 +57,56 @@ export async function fetchChart(spec: ChartSpec, cache: ChartCache): Promise<Fe
       passCredentialsAll: spec.passCredentialsAll,
       ca: spec.ca,
       insecureSkipTLSVerify: spec.insecureSkipTLSVerify,
+      indexMaxAgeMs: opts.indexMaxAgeMs,
+      now: opts.now,
     },
     cache,
   );
+}
+
+/** ChartFetcherOptions tune a ChartFetcher. */
+export interface ChartFetcherOptions {
+  /** indexMaxAgeMs: how long a repository index is trusted without revalidation (default 0: always revalidate). */
+  indexMaxAgeMs?: number;
+  now?: () => number;
+  /** ociClient supplies the registry client for a spec (ChartFetcher keeps one per registry and credentials). */
+  ociClient?: (registry: string, spec: ChartSpec) => OciClient;
+}
+
+/**
+ * ChartFetcher is fetchChart for many callers at once: concurrent requests for the same chart (a profile fanning out
+ * to a fleet) share one index fetch and one download.
+ */
+export class ChartFetcher {
+  private readonly inflight = new Map<string, Promise<FetchedChart>>();
+  // One client per registry and connection settings, so Bearer tokens are reused until the registry refuses them.
+  private readonly clients = new Map<string, OciClient>();
+
+  constructor(
+    readonly cache: ChartCache,
+    private readonly opts: ChartFetcherOptions = {},
+  ) {}
+
+  private ociClient(registry: string, spec: ChartSpec): OciClient {
+    const key = JSON.stringify([registry, spec.credentials, spec.ca, spec.insecureSkipTLSVerify, spec.plainHTTP]);
+    let c = this.clients.get(key);
+    if (!c) {
+      c = new OciClient(registry, { username: spec.credentials?.username, password: spec.credentials?.password, ca: spec.ca, insecureSkipTLSVerify: spec.insecureSkipTLSVerify, plainHTTP: spec.plainHTTP });
+      this.clients.set(key, c);
+    }
+    return c;
+  }
+
+  /** fetch returns the chart the spec names, joining a fetch of the same spec already under way. */
+  fetch(spec: ChartSpec): Promise<FetchedChart> {
+    const key = JSON.stringify([spec.repositoryURL, spec.repositoryName, spec.chartName, spec.chartVersion, spec.credentials, spec.ca, spec.insecureSkipTLSVerify, spec.plainHTTP, spec.passCredentialsAll]);
+    let p = this.inflight.get(key);
+    if (!p) {
+      p = fetchChart(spec, this.cache, { ...this.opts, ociClient: (r, s) => this.ociClient(r, s) }).finally(() => this.inflight.delete(key));
+      this.inflight.set(key, p);
+    }
+    return p;
+  }
 }
 
 /**

@@ -577,6 +577,9 @@ export function unmarshalRelease(text: string): Release {
 // ---------------------------------------------------------------------------------------------------------------
 // Storage encoding.
 
+/** MAX_RELEASE_JSON_BYTES bounds a decompressed release record. */
+const MAX_RELEASE_JSON_BYTES = 256 * 1024 * 1024;
+
 /** GZIP_MAGIC is the header Helm checks before decompressing (Go: util.go line 31). */
 const GZIP_MAGIC = [0x1f, 0x8b, 0x08];
 
@@ -597,7 +600,8 @@ export function decodeRelease(data: string): Release {
   let b = Buffer.from(data, 'base64');
   if (b.length > 3 && GZIP_MAGIC.every((m, i) => b[i] === m)) {
     try {
-      b = gunzipSync(b);
+      // A release Secret holds at most 1 MiB; the cap keeps a hostile one from inflating without bound.
+      b = gunzipSync(b, { maxOutputLength: MAX_RELEASE_JSON_BYTES });
     } catch (e) {
       throw new ReleaseFormatError(`release data is corrupt gzip: ${(e as Error).message}`, { cause: e });
     }
