@@ -255,7 +255,9 @@ class Manager implements AgentManager {
         this.runtimes.delete(rt.key);
         void this.stopRuntime(rt);
       }
-      this.withdrawClusterReports(identityOf(e.entry));
+      // A cluster that merely moved to another shard keeps its reports: that shard's manager takes them over (same
+      // names), and deleting them would read as "nothing matches any more" and withdraw the add-ons.
+      if (!this.options.registry.inOtherShard(e.entry.key)) this.withdrawClusterReports(identityOf(e.entry));
     } else if (e.kind === 'cluster' && e.type === 'updated' && e.changed.includes('kubeconfig')) {
       // A new kubeconfig means a new client and informer factory: reconnect everything of that cluster.
       const rt = this.runtimes.get(e.entry.key);

@@ -12,6 +12,7 @@ import { ClusterReadinessController, ClusterRegistry, ClusterSetController } fro
 import { startEventManager, type EventManager } from '../events/index.js';
 import { EventRecorder, InformerFactory, LeaderElector, errorMessage, type KubeClient } from '../kube/index.js';
 import { createMetricsRegistry, serveMetrics, silentLogger, type Logger, type Registry } from '../obs/index.js';
+import { leaseNameForShard } from './shards.js';
 
 /** AgentMode is how EventSources are evaluated: agentless (watched from here) or collect (in-cluster agents). */
 export type AgentMode = 'agentless' | 'collect';
@@ -28,7 +29,7 @@ export interface Clock {
 export interface LeaderElectionOptions {
   /** Lease namespace (default `projectsveltos`). */
   namespace?: string;
-  /** Lease name (default `ripple-manager`). */
+  /** Lease name (default: leaseNameForShard(shardKey) — one Lease per shard, see shards.ts). */
   name?: string;
   /** This replica's identity (default: host name + random suffix). */
   identity?: string;
@@ -87,6 +88,8 @@ export interface Manager {
   readonly running: Promise<void>;
   /** Resolves when the manager ends by itself (leadership lost); it never resolves otherwise. */
   readonly done: Promise<ManagerEnd>;
+  /** The Lease this replica campaigns for (undefined without leader election). */
+  readonly leaseRef: { namespace: string; name: string } | undefined;
   /** isLeader is true while the controllers run. */
   isLeader(): boolean;
   /** stop stops every controller (releasing the Lease), then the informers it created; idempotent. */
@@ -137,6 +140,8 @@ class ControlPlane implements Manager {
   private transition: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | undefined;
   private leading = false;
+  /** The Lease this replica campaigns for (leader election only). */
+  leaseRef: { namespace: string; name: string } | undefined;
 
   constructor(private readonly options: ManagerOptions) {
     this.client = options.client;
@@ -169,9 +174,10 @@ class ControlPlane implements Manager {
       return;
     }
     const identity = le.identity ?? `${hostname()}-${randomBytes(4).toString('hex')}`;
+    const lease = { namespace: le.namespace ?? 'projectsveltos', name: le.name ?? leaseNameForShard(this.options.shardKey) };
+    this.leaseRef = lease;
     this.elector = new LeaderElector(this.client, {
-      namespace: le.namespace ?? 'projectsveltos',
-      name: le.name ?? 'ripple-manager',
+      ...lease,
       identity,
       leaseDurationMs: le.leaseDurationMs,
       renewDeadlineMs: le.renewDeadlineMs,
@@ -183,12 +189,12 @@ class ControlPlane implements Manager {
           this.transition = this.transition.then(() => this.stopControllers());
           if (!this.stopping) {
             // Like controller-runtime: a replica that lost its Lease ends, and its supervisor restarts it.
-            this.resolveDone({ reason: 'leadership-lost', message: `lost the Lease ${le.namespace ?? 'projectsveltos'}/${le.name ?? 'ripple-manager'}` });
+            this.resolveDone({ reason: 'leadership-lost', message: `lost the Lease ${lease.namespace}/${lease.name}` });
           }
         });
       },
     });
-    this.logger.info({ identity }, 'waiting for leadership');
+    this.logger.info({ identity, lease: `${lease.namespace}/${lease.name}` }, 'waiting for leadership');
     this.elector.start();
   }
 
