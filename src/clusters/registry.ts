@@ -4,6 +4,7 @@
 // listeners when a cluster appears, disappears or changes labels, readiness, pause or connection, and hands out a
 // cached KubeClient per cluster built from its kubeconfig Secret.
 import {
+  Annotations,
   matchesLabelSelector,
   parseLabelSelector,
   type ClusterType,
@@ -53,7 +54,7 @@ export class ClusterError extends Error {
 }
 
 /** ClusterChangeKind names what changed about a cluster. */
-export type ClusterChangeKind = 'labels' | 'ready' | 'paused' | 'deleting' | 'connection' | 'spec' | 'kubeconfig';
+export type ClusterChangeKind = 'labels' | 'ready' | 'paused' | 'deleting' | 'connection' | 'spec' | 'kubeconfig' | 'shard';
 
 /** ClusterEvent tells listeners a cluster appeared, disappeared or changed in a way that affects selection. */
 export type ClusterEvent =
@@ -274,6 +275,8 @@ export class ClusterRegistry {
     if (old.paused !== entry.paused) changed.push('paused');
     if (old.deleting !== entry.deleting) changed.push('deleting');
     if (old.connectionStatus !== entry.connectionStatus) changed.push('connection');
+    // Only seen without a shard key (a sharded registry drops clusters leaving its shard): the shard controller.
+    if (old.object.metadata.annotations?.[Annotations.shardKey] !== entry.object.metadata.annotations?.[Annotations.shardKey]) changed.push('shard');
     if (specOf(old.object) !== specOf(entry.object)) {
       changed.push('spec');
       // The kubeconfig Secret may have moved: read it again on next use.

@@ -4,8 +4,10 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
 import {
+  InformerFactory,
   KubeClient,
   KubeConfigError,
+  LeaderElector,
   errorMessage,
   flattenKubeConfig,
   isForbidden,
@@ -14,9 +16,20 @@ import {
   isUnreachable,
   kubeConfigYaml,
 } from '../../kube/index.js';
-import { AGENT_MODES, SVELTOS_NAMESPACE, ensureNamespace, installCrds, registerManagementCluster, startManager, type AgentMode, type Manager } from '../../manager/index.js';
+import {
+  AGENT_MODES,
+  SVELTOS_NAMESPACE,
+  ShardController,
+  ensureNamespace,
+  installCrds,
+  registerManagementCluster,
+  startManager,
+  type AgentMode,
+  type Manager,
+  type ShardDeploymentTemplate,
+} from '../../manager/index.js';
 import { parseGoDuration } from '../../events/index.js';
-import { createLogger } from '../../obs/index.js';
+import { createLogger, type Logger } from '../../obs/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { kubeConfigFrom, logLevelFlag, onStopSignal } from '../runtime.js';
 
@@ -25,6 +38,8 @@ const USAGE = `Usage: ripple manager [--kubeconfig FILE] [--context CTX] [--inst
                       [--leader-elect] [--leader-elect-id NAME] [--leader-elect-namespace NS]
                       [--leader-elect-lease-duration D] [--leader-elect-renew-deadline D]
                       [--leader-elect-retry-period D] [--shard-key KEY] [--log-level LEVEL]
+       ripple manager --shard-controller --shard-image IMAGE [--shard-replicas N] [--shard-namespace NS]
+                      [--shard-arg ARG]... [--shard-service-account SA] [--leader-elect ...] [--kubeconfig FILE]
 
 Runs Ripple's control plane against a management cluster: the fleet registry (SveltosClusters and Cluster API
 Clusters, readiness probes, ClusterSets/Sets), the agent's management side, the event manager (EventTriggers and
@@ -65,6 +80,19 @@ Flags:
                                adopts its ClusterSummaries and objects, the old one lets go without withdrawing
   --log-level LEVEL            error, warn, info (default) or debug; JSON lines on stderr
 
+Shard controller (like Sveltos' shard-controller; runs instead of the control plane):
+  --shard-controller           watch the shard keys in use (annotation sharding.projectsveltos.io/key on
+                               SveltosClusters and Cluster API Clusters) and keep one manager Deployment per key,
+                               named like its Lease (ripple-manager-shard-KEY), running
+                               \`ripple manager --leader-elect --shard-key KEY\`; a Deployment whose key no cluster uses
+                               any more is deleted. Clusters without the annotation are the default manager's. With
+                               --leader-elect it elects on Lease ripple-shard-controller (or --leader-elect-id)
+  --shard-image IMAGE          image of the shard managers (entrypoint \`ripple\`); required
+  --shard-replicas N           replicas per shard: one leads, the others stand by (default 2)
+  --shard-namespace NS         namespace of the Deployments and their Leases (default ${SVELTOS_NAMESPACE})
+  --shard-arg ARG              an extra argument for every shard's \`ripple manager\` (repeat for several)
+  --shard-service-account SA   service account of the shard managers' pods
+
 Exit codes: 0 stopped by SIGTERM; 130 stopped by SIGINT; 1 lost leadership (could not renew the Lease within the
             renew deadline, or another replica holds it): controllers stopped at once; 2 bad command line;
             3 unusable kubeconfig; 4 the management cluster cannot be reached, refuses a write, or lacks the CRDs.
@@ -72,6 +100,8 @@ Exit codes: 0 stopped by SIGTERM; 130 stopped by SIGINT; 1 lost leadership (coul
 Examples:
   ripple manager --kubeconfig mgmt.yaml --install-crds --register-management-cluster
   ripple manager --leader-elect --metrics-port 8080 --metrics-address 0.0.0.0      # in a Pod (in-cluster config)
+  ripple manager --leader-elect --shard-key eu                                       # the managers of shard eu
+  ripple manager --shard-controller --shard-image ghcr.io/acme/ripple:v1 --shard-arg=--agent-mode=collect
 `;
 
 /** durationFlag parses a Go duration flag (`15s`, `500ms`) into milliseconds; undefined when absent. */
@@ -80,6 +110,74 @@ function durationFlag(name: string, value: string | undefined): number | undefin
   const ms = parseGoDuration(value);
   if (ms === undefined || ms <= 0) throw new UsageError(`--${name} must be a positive duration such as 15s or 500ms, not ${JSON.stringify(value)}`);
   return ms;
+}
+
+/**
+ * runShardController runs the shard controller until SIGINT/SIGTERM (optionally only while holding its Lease; losing
+ * it exits with code 1 as the manager does).
+ */
+async function runShardController(
+  io: CommandIO,
+  client: KubeClient,
+  logger: Logger,
+  template: ShardDeploymentTemplate,
+  le: { namespace?: string; name?: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number } | undefined,
+): Promise<number> {
+  const out = (s: string) => io.stdout.write(`${s}\n`);
+  const informers = new InformerFactory(client, { logger });
+  const controller = new ShardController({ informers, template, logger });
+  const sig = onStopSignal();
+  let lost: (() => void) | undefined;
+  const lostLease = new Promise<'lost'>((r) => (lost = () => r('lost')));
+  let elector: LeaderElector | undefined;
+  const run = async () => {
+    await controller.start();
+    out(`ripple manager: shard controller running: one manager Deployment (${template.replicas ?? 2} replica(s), image ${template.image}) per shard key in namespace ${template.namespace}`);
+  };
+  try {
+    if (le) {
+      const lease = { namespace: le.namespace ?? SVELTOS_NAMESPACE, name: le.name ?? 'ripple-shard-controller' };
+      elector = new LeaderElector(client, {
+        ...lease,
+        identity: `${hostname()}-${process.pid}`,
+        leaseDurationMs: le.leaseDurationMs,
+        renewDeadlineMs: le.renewDeadlineMs,
+        retryPeriodMs: le.retryPeriodMs,
+        logger,
+        onStartedLeading: (signal) => {
+          signal.addEventListener('abort', () => lost?.());
+          void run().catch((err) => {
+            logger.error({ err: errorMessage(err) }, 'the shard controller failed to start');
+            lost?.();
+          });
+        },
+      });
+      out(`ripple manager: shard controller waiting for Lease ${lease.namespace}/${lease.name}`);
+      elector.start();
+    } else {
+      await run();
+    }
+  } catch (err) {
+    sig.dispose();
+    await controller.stop();
+    await informers.stop();
+    client.close();
+    if (isStatusError(err) || isUnreachable(err) || isKindNotInstalled(err)) return apiFailure(io, 'starting the shard controller failed', err);
+    throw err;
+  }
+  const ended = await Promise.race([sig.signal, lostLease]);
+  sig.dispose();
+  if (ended === 'lost') {
+    io.stderr.write('ripple manager: the shard controller lost its Lease; exiting so that a supervisor restarts this replica\n');
+    await Promise.race([controller.stop(), new Promise((r) => setTimeout(r, 1_000).unref())]);
+    process.exit(ExitCode.Failed);
+  }
+  await elector?.stop();
+  await controller.stop();
+  await informers.stop();
+  client.close();
+  io.stderr.write(`ripple manager: stopped (${ended})\n`);
+  return ended === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Ok;
 }
 
 /** apiFailure turns a client error during start-up into a message saying what to do. */
@@ -113,6 +211,12 @@ export const commands: Command[] = [
         'leader-elect-renew-deadline': { type: 'string' },
         'leader-elect-retry-period': { type: 'string' },
         'shard-key': { type: 'string' },
+        'shard-controller': { type: 'boolean' },
+        'shard-image': { type: 'string' },
+        'shard-replicas': { type: 'string' },
+        'shard-namespace': { type: 'string' },
+        'shard-arg': { type: 'string', multiple: true },
+        'shard-service-account': { type: 'string' },
         'log-level': { type: 'string' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
@@ -130,6 +234,25 @@ export const commands: Command[] = [
       if (retryPeriodMs >= renewDeadlineMs) throw new UsageError('--leader-elect-retry-period must be less than --leader-elect-renew-deadline');
       if (values['leader-elect-id'] !== undefined && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(values['leader-elect-id'])) {
         throw new UsageError(`--leader-elect-id must be a DNS subdomain (lowercase letters, digits, '-' and '.'), not ${JSON.stringify(values['leader-elect-id'])}`);
+      }
+
+      const shardController = values['shard-controller'] === true;
+      for (const f of ['shard-image', 'shard-replicas', 'shard-namespace', 'shard-arg', 'shard-service-account'] as const) {
+        if (values[f] !== undefined && !shardController) throw new UsageError(`--${f} needs --shard-controller`);
+      }
+      let template: ShardDeploymentTemplate | undefined;
+      if (shardController) {
+        if (values['shard-key'] !== undefined) throw new UsageError('--shard-controller manages every shard: it takes no --shard-key');
+        if (!values['shard-image']) throw new UsageError('--shard-controller needs --shard-image IMAGE (the image the shard managers run)');
+        const replicas = values['shard-replicas'] === undefined ? 2 : Number(values['shard-replicas']);
+        if (!Number.isInteger(replicas) || replicas < 0) throw new UsageError(`--shard-replicas must be a whole number ≥ 0, not ${JSON.stringify(values['shard-replicas'])}`);
+        template = {
+          namespace: values['shard-namespace'] ?? SVELTOS_NAMESPACE,
+          image: values['shard-image'],
+          replicas,
+          args: values['shard-arg'] ?? [],
+          serviceAccountName: values['shard-service-account'],
+        };
       }
 
       let kc: KubeConfig;
@@ -172,6 +295,10 @@ export const commands: Command[] = [
         }
         if (isStatusError(err) || isUnreachable(err) || isKindNotInstalled(err)) return apiFailure(io, 'preparing the management cluster failed', err);
         throw err;
+      }
+
+      if (template) {
+        return runShardController(io, client, logger, template, values['leader-elect'] ? { namespace: values['leader-elect-namespace'], name: values['leader-elect-id'], leaseDurationMs, renewDeadlineMs, retryPeriodMs } : undefined);
       }
 
       const sig = onStopSignal();
