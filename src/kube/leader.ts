@@ -62,6 +62,7 @@ export class LeaderElector {
   private observedHolder = '';
   private lease: Lease | undefined;
   private lastRenewAt = 0;
+  private observedValidMs = Number.POSITIVE_INFINITY;
   private fenceTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -109,7 +110,11 @@ export class LeaderElector {
       while (!signal.aborted) {
         attemptAt = Date.now();
         if (await this.tryAcquireOrRenew(this.renewDeadlineMs)) break;
-        await sleep(this.retryPeriodMs * (1 + 0.2 * Math.random()), signal);
+        // Poll every retry period, but try again right when the observed Lease expires: a standby then takes over
+        // within leaseDuration of the holder's last renewal plus the lag of its own observation (≤ a retry period).
+        const untilExpiry = this.observedAt + this.observedValidMs - Date.now();
+        const next = this.retryPeriodMs * (1 + 0.2 * Math.random());
+        await sleep(untilExpiry >= 0 && untilExpiry < next ? untilExpiry + 1 : next, signal);
       }
       if (signal.aborted) return;
       this.leading = true;
@@ -204,6 +209,7 @@ export class LeaderElector {
       const spec = lease.spec ?? {};
       const holder = spec.holderIdentity ?? '';
       const validMs = (spec.leaseDurationSeconds ?? durationSeconds) * 1000;
+      this.observedValidMs = holder === '' ? 0 : validMs;
       if (holder !== '' && holder !== me && this.observedAt + validMs > Date.now()) return false;
       const next: LeaseSpec = {
         holderIdentity: me,
