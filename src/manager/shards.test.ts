@@ -1,6 +1,7 @@
 // Sharded managers against the embedded API server: one Lease per shard (different shards both lead, replicas of one
 // shard elect one), a standby takes over when its leader stops, and a re-shard moves a cluster between managers
-// without withdrawing or redeploying anything (same uids and resourceVersions), the new shard owning it afterwards.
+// without withdrawing or redeploying anything — a ClusterProfile's add-on and an event's add-on keep their uids and
+// resourceVersions, the ClusterSummary and generated ClusterProfile are adopted — the new shard owning it afterwards.
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
 import { generateCrds } from '../api/index.js';
@@ -49,6 +50,26 @@ describe('sharded managers', () => {
       metadata: { name: 'policy', namespace: 'default', annotations: { 'projectsveltos.io/template': 'ok' } },
       data: { 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: addon\n  namespace: default\ndata:\n  cluster: "{{ .Cluster.metadata.name }}"\n  version: "1"\n' },
     });
+    // The event path too: a labelled Service in c1 → an instantiated add-on in c1 (generated ClusterProfile).
+    await mgmt.create({
+      apiVersion: 'lib.projectsveltos.io/v1beta1',
+      kind: 'EventSource',
+      metadata: { name: 'services' },
+      spec: { collectResources: true, resourceSelectors: [{ group: '', version: 'v1', kind: 'Service', labelFilters: [{ key: 'sveltos', operation: 'Equal', value: 'fv' }] }] },
+    });
+    await mgmt.create({
+      apiVersion: 'lib.projectsveltos.io/v1beta1',
+      kind: 'EventTrigger',
+      metadata: { name: 'per-service' },
+      spec: { sourceClusterSelector: { matchLabels: { env: 'fv' } }, eventSourceName: 'services', oneForEvent: true, policyRefs: [{ name: 'per-service', namespace: 'default', kind: 'ConfigMap' }] },
+    });
+    await mgmt.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'per-service', namespace: 'default', annotations: { 'projectsveltos.io/template': 'ok' } },
+      data: { 'info.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-info\n  namespace: {{ .Resource.metadata.namespace }}\ndata:\n  port: "{{ (index .Resource.spec.ports 0).port }}"\n' },
+    });
+    await edges.c1!.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default', labels: { sveltos: 'fv' } }, spec: { ports: [{ port: 8080 }] } });
     await mgmt.create({
       apiVersion: 'config.projectsveltos.io/v1beta1',
       kind: 'ClusterProfile',
@@ -76,6 +97,9 @@ describe('sharded managers', () => {
   };
   const holder = async (shard: string) => (await mgmt.getIfExists<KubeObject & { spec?: { holderIdentity?: string } }>({ ...LEASE, name: leaseNameForShard(shard) }))?.spec?.holderIdentity;
   const addon = (cluster: string) => edges[cluster]!.getIfExists<KubeObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'addon' });
+  const info = () => edges.c1!.getIfExists<KubeObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'web-info' });
+  const generated = async () =>
+    (await mgmt.list<KubeObject>({ apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile' })).items.filter((p) => p.metadata.name !== 'fleet').map((p) => `${p.metadata.name}@${p.metadata.uid}`);
   const summary = (cluster: string) => mgmt.getIfExists<KubeObject>({ ...CS, namespace: cluster, name: `fleet-sveltos-${cluster}` });
 
   test('different shards both lead, one shard elects one of its replicas, and a re-shard moves a cluster without withdrawing it', { timeout: 60_000 }, async () => {
@@ -98,6 +122,10 @@ describe('sharded managers', () => {
       { message: 'ClusterProfile status lists both shards’ clusters' },
     );
 
+    const info1 = await eventually(info, (o) => o?.data?.port === '8080', { message: 'the event add-on in c1' });
+    const generated1 = await generated();
+    assert.equal(generated1.length, 1);
+
     // Hand-over inside shard a: its leader stops (releasing the Lease), the standby takes over and keeps c1 as it is.
     const before1 = await addon('c1');
     await a1.stop();
@@ -118,6 +146,10 @@ describe('sharded managers', () => {
     const csAfter = await summary('c1');
     assert.equal(csAfter?.metadata.uid, csBefore?.metadata.uid, 'the ClusterSummary was adopted, not recreated');
     assert.equal(csAfter?.metadata.deletionTimestamp, undefined);
+    const info2 = await info();
+    assert.equal(info2?.metadata.uid, info1?.metadata.uid, 'the event add-on was not withdrawn');
+    assert.equal(info2?.metadata.resourceVersion, info1?.metadata.resourceVersion, 'nor rewritten');
+    assert.deepEqual(await generated(), generated1, 'the generated ClusterProfile was adopted, not recreated');
 
     // b owns c1 now: with shard a's manager gone, a policy change still reaches both clusters.
     await a2.stop();
@@ -126,5 +158,10 @@ describe('sharded managers', () => {
     });
     for (const c of ['c1', 'c2']) await eventually(() => addon(c), (o) => o?.data?.version === '2', { message: `version 2 in ${c} through shard b` });
     assert.equal((await addon('c1'))?.metadata.uid, before1?.metadata.uid);
+    // And events of c1 are shard b's now: a changed Service port reaches its add-on.
+    await edges.c1!.patch({ apiVersion: 'v1', kind: 'Service', namespace: 'default', name: 'web' }, 'merge', { spec: { ports: [{ port: 9090 }] } });
+    await eventually(info, (o) => o?.data?.port === '9090', { message: 'the event add-on follows the Service through shard b' });
+    assert.equal((await info())?.metadata.uid, info1?.metadata.uid);
+    assert.deepEqual(await generated(), generated1);
   });
 });
