@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { eventually } from '../../test/support/eventually.js';
 import { startTestApiServer, type TestApiServer } from '../../test/support/apiserver.js';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, LeaderElector, type KubeObject, type LeaderElectorOptions } from './index.js';
+import { FencedError, KubeClient, LeaderElector, type KubeObject, type LeaderElectorOptions } from './index.js';
 
 type Lease = KubeObject & { spec: { holderIdentity?: string; leaseTransitions?: number; leaseDurationSeconds?: number } };
 
@@ -133,6 +133,37 @@ describe('LeaderElector', () => {
       proxy.close();
       await a.stop();
       viaProxy.close();
+    }
+  });
+
+  test('fencing by clock: a paused leader refuses writes the moment it resumes, before its timers run', async () => {
+    const a = elector('a', 'paused', []);
+    a.start();
+    await eventually(() => a.isLeader(), Boolean, { message: 'a leads' });
+    const guarded = new KubeClient(await api.kubeConfig(), {
+      name: 'guarded',
+      writeGuard: () => {
+        if (!a.holdsLease()) throw new FencedError('not the leader');
+      },
+    });
+    const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
+    try {
+      await guarded.create(cm('while-leading'));
+      // The process "pauses" (GC, SIGSTOP, an overloaded node) for longer than the renew deadline: no timer ran.
+      const until = Date.now() + 700;
+      while (Date.now() < until) {
+        /* busy: the event loop is blocked */
+      }
+      assert.equal(a.isLeader(), true, 'the fence timer has not fired yet');
+      assert.equal(a.holdsLease(), false, 'but by the clock the Lease may be gone');
+      await assert.rejects(guarded.create(cm('after-pause')), FencedError);
+      assert.equal(await client.getIfExists({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'after-pause' }), undefined, 'nothing was sent');
+      assert.ok(await client.getIfExists({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'while-leading' }));
+      // Reads are never fenced.
+      assert.ok(await guarded.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'while-leading' }));
+    } finally {
+      guarded.close();
+      await a.stop();
     }
   });
 

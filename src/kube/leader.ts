@@ -82,6 +82,16 @@ export class LeaderElector {
     return this.leading;
   }
 
+  /**
+   * holdsLease reports, by this process' clock alone, whether it may still write as the leader: it leads and its last
+   * successful renewal was sent less than renewDeadline ago. Unlike isLeader it does not wait for the fence timer to
+   * fire — a process resumed after a pause sees false at once, before any queued write is sent (use it as a
+   * KubeClient writeGuard).
+   */
+  holdsLease(): boolean {
+    return this.leading && Date.now() - this.lastRenewAt < this.renewDeadlineMs;
+  }
+
   /** leader is the identity of the last observed holder ('' when none). */
   get leader(): string {
     return this.observedHolder;

@@ -130,6 +130,9 @@ describe('sharded managers', () => {
     const before1 = await addon('c1');
     await a1.stop();
     await a2.running;
+    // (give a2's controllers a moment: the hand-over must not touch c1's objects either)
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await info())?.metadata.uid, info1?.metadata.uid, 'the hand-over withdrew nothing');
     assert.equal(await holder('a'), 'a2');
     assert.equal(a2.isLeader(), true);
 
@@ -138,8 +141,9 @@ describe('sharded managers', () => {
     await mgmt.patch({ ...SC, namespace: 'c1', name: 'c1' }, 'merge', { metadata: { annotations: { [SHARD]: 'b' } } });
     await eventually(() => b.registry.get('Sveltos:c1/c1'), Boolean, { message: 'b adopts c1' });
     await eventually(() => a2.registry.get('Sveltos:c1/c1'), (e) => e === undefined, { message: 'a lets c1 go' });
-    // Give both controllers time to act on the move (a withdrawal or redeploy would show in uid/resourceVersion).
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Give both controllers time to act on the move (a withdrawal or redeploy would show in uid/resourceVersion;
+    // the agent side's report sweep in particular runs after a coalescing delay).
+    await new Promise((r) => setTimeout(r, 1_500));
     const after1 = await addon('c1');
     assert.equal(after1?.metadata.uid, before1?.metadata.uid, 'the add-on in c1 was not withdrawn');
     assert.equal(after1?.metadata.resourceVersion, before1?.metadata.resourceVersion, 'nor rewritten');
