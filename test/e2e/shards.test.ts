@@ -1,6 +1,7 @@
 // End to end, horizontal scale: `ripple apiserver` stands in for the management cluster and two managed clusters;
 // three `ripple manager --leader-elect` processes run shard a (leader + standby) and shard b. Through kubectl: a
-// ClusterProfile deploys 12 ConfigMaps to each cluster; shard a's leader is killed with SIGKILL mid-deployment and
+// ClusterProfile deploys 12 ConfigMaps to each cluster and an EventTrigger one per labelled Service in e1; shard a's
+// leader is killed with SIGKILL mid-deployment and
 // its standby finishes; then, while a new policy version rolls out, cluster e1 is re-sharded from a to b. A kubectl
 // watch on every managed cluster audits each write: every add-on converges, none is ever deleted or recreated
 // (withdrawn), and each is written exactly once per policy version — no manager redeploys what another one wrote,
@@ -29,6 +30,54 @@ data:
 ${docs.map((d, i) => `  cm-${i}.yaml: |\n${d.replace(/^/gm, '    ')}`).join('\n')}
 `;
 }
+
+const EVENTS = `apiVersion: lib.projectsveltos.io/v1beta1
+kind: EventSource
+metadata:
+  name: labelled-services
+spec:
+  collectResources: true
+  resourceSelectors:
+  - group: ""
+    version: v1
+    kind: Service
+    labelFilters:
+    - key: sveltos
+      operation: Equal
+      value: fv
+---
+apiVersion: lib.projectsveltos.io/v1beta1
+kind: EventTrigger
+metadata:
+  name: info-per-service
+spec:
+  sourceClusterSelector:
+    matchLabels:
+      env: fv
+  eventSourceName: labelled-services
+  oneForEvent: true
+  policyRefs:
+  - name: per-service
+    namespace: default
+    kind: ConfigMap
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: per-service
+  namespace: default
+  annotations:
+    projectsveltos.io/template: "ok"
+data:
+  info.yaml: |
+    apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: {{ .Resource.metadata.name }}-info
+      namespace: {{ .Resource.metadata.namespace }}
+    data:
+      port: "{{ (index .Resource.spec.ports 0).port }}"
+`;
 
 const PROFILE = `apiVersion: config.projectsveltos.io/v1beta1
 kind: ClusterProfile
@@ -126,16 +175,23 @@ test('sharded managers: kill -9 of a leader mid-deployment and a re-shard under 
   for (const c of ['e1', 'e2']) audits.push(auditWrites(server.kubeconfig, c));
   await new Promise((r) => setTimeout(r, 500)); // the watches are established
 
+  // The event path: a labelled Service in e1 → its instantiated add-on.
+  await k.applyYaml('mgmt', EVENTS);
+  await k.ok(['--context', 'e1', 'create', 'service', 'clusterip', 'web', '--tcp=8080:80']);
+  await k.ok(['--context', 'e1', 'label', 'service', 'web', 'sveltos=fv']);
+  const webInfo = () => k.json<{ metadata: { uid: string }; data: { port: string } }>(['--context', 'e1', '-n', 'default', 'get', 'configmap', 'web-info']);
+  const info1 = await until('the event add-on in e1', () => webInfo().catch(() => undefined), (o) => o?.data.port === '8080', 30_000);
+
   // Deploy, and kill -9 shard a's leader as soon as its first add-on lands in e1.
   await k.applyYaml('mgmt', policy(1));
   await k.applyYaml('mgmt', PROFILE);
-  await until('a first add-on in e1', () => addons(k, 'e1'), (m) => m.size > 0, 30_000);
+  const atKill = await until('a first add-on in e1', () => addons(k, 'e1'), (m) => m.size > 0, 30_000);
   await managers.a1!.stop('SIGKILL');
   const killedAt = Date.now();
   const a2Id = await until('a2 holds shard a', () => holder(k, 'ripple-manager-shard-a'), (h) => h !== '' && h !== a1Id, 30_000);
   const handoverMs = Date.now() - killedAt;
   await a2.waitFor(/ripple manager: leading/, { timeoutMs: 30_000 });
-  process.stderr.write(`shards e2e: Lease hand-over after kill -9: ${handoverMs} ms (lease duration 3 s + retry period 250 ms; kubectl polling adds up to ~100 ms)\n`);
+  process.stderr.write(`shards e2e: killed shard a's leader with ${atKill.size}/${N} add-ons seen in e1; Lease hand-over after kill -9: ${handoverMs} ms (lease duration 3 s + retry period 250 ms; kubectl polling adds up to ~100 ms)\n`);
   assert.notEqual(a2Id, a1Id);
   for (const c of ['e1', 'e2']) await until(`${N} add-ons v1 in ${c}`, () => addons(k, c), (m) => m.size === N && [...m.values()].every((v) => v.version === '1'), 60_000);
   const firstUids = new Map<string, Map<string, { uid: string; version: string }>>();
@@ -150,6 +206,10 @@ test('sharded managers: kill -9 of a leader mid-deployment and a re-shard under 
   assert.deepEqual(await managers.a2!.stop('SIGTERM'), { code: 0, signal: null });
   await k.applyYaml('mgmt', policy(3));
   for (const c of ['e1', 'e2']) await until(`${N} add-ons v3 in ${c} through shard b`, () => addons(k, c), (m) => m.size === N && [...m.values()].every((v) => v.version === '3'), 60_000);
+  // e1's events flow through shard b now, into the same add-on object.
+  await k.ok(['--context', 'e1', 'patch', 'service', 'web', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/ports/0/port","value":9090}]']);
+  const info2 = await until('the event add-on follows the Service through shard b', webInfo, (o) => o.data.port === '9090', 30_000);
+  assert.equal(info2.metadata.uid, info1!.metadata.uid, 'the event add-on was never withdrawn');
   await new Promise((r) => setTimeout(r, 500)); // the watches caught up
 
   // Nothing withdrawn or recreated: same uids from the first deployment on; the ClusterSummary was adopted.
