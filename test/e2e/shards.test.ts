@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { eventually } from '../support/eventually.js';
 import { runCli } from '../support/run-cli.js';
 import { KUBECTL, kubectlFor, startRipple, tempDataDir, until, type Kubectl, type RippleUp } from './ripple-up.js';
 
@@ -163,6 +164,10 @@ test('sharded managers: kill -9 of a leader mid-deployment and a re-shard under 
     assert.equal(reg.code, 0, reg.stderr);
     await k.ok(['--context', 'mgmt', '-n', name, 'annotate', 'sveltoscluster', name, `sharding.projectsveltos.io/key=${shard}`]);
   }
+  // The shard controller keeps one manager Deployment per shard key in use (the embedded server only stores them).
+  managers.sc = startRipple(data.dir, ['manager', '--kubeconfig', server.kubeconfig, '--context', 'mgmt', '--shard-controller', '--shard-image', 'example.com/ripple:test', '--shard-replicas', '2']);
+  const shardDeployments = async () => (await k.items('mgmt', ['-n', 'projectsveltos', 'deployments'])).map((d) => `${d.metadata.name}:${(d.spec as { replicas?: number }).replicas}`).sort().join(' ');
+  await until('a Deployment per shard key', shardDeployments, (d) => d === 'ripple-manager-shard-a:2 ripple-manager-shard-b:2', 30_000);
   const b1 = mgr('b1', 'b');
   await b1.waitFor(/ripple manager: leading \(Lease projectsveltos\/ripple-manager-shard-b\)/, { timeoutMs: 60_000 });
   const a2 = mgr('a2', 'a');
@@ -185,8 +190,10 @@ test('sharded managers: kill -9 of a leader mid-deployment and a re-shard under 
   // Deploy, and kill -9 shard a's leader as soon as its first add-on lands in e1.
   await k.applyYaml('mgmt', policy(1));
   await k.applyYaml('mgmt', PROFILE);
-  const atKill = await until('a first add-on in e1', () => addons(k, 'e1'), (m) => m.size > 0, 30_000);
+  // (the watch audit sees the first write within milliseconds, kubectl polling would be 100 ms late)
+  await eventually(() => audits[0]!.events.length, (n) => n > 0, { timeoutMs: 30_000, intervalMs: 1, message: 'a first add-on in e1' });
   await managers.a1!.stop('SIGKILL');
+  const atKill = new Set(audits[0]!.events.map((e) => e.name));
   const killedAt = Date.now();
   const a2Id = await until('a2 holds shard a', () => holder(k, 'ripple-manager-shard-a'), (h) => h !== '' && h !== a1Id, 30_000);
   const handoverMs = Date.now() - killedAt;
@@ -202,7 +209,9 @@ test('sharded managers: kill -9 of a leader mid-deployment and a re-shard under 
   await k.applyYaml('mgmt', policy(2));
   await k.ok(['--context', 'mgmt', '-n', 'e1', 'annotate', '--overwrite', 'sveltoscluster', 'e1', 'sharding.projectsveltos.io/key=b']);
   for (const c of ['e1', 'e2']) await until(`${N} add-ons v2 in ${c}`, () => addons(k, c), (m) => m.size === N && [...m.values()].every((v) => v.version === '2'), 60_000);
-  // Then shard a is left without clusters: stopping its manager changes nothing; b alone rolls out version 3.
+  // Shard a is left without clusters: the shard controller deletes its Deployment; stopping its manager changes
+  // nothing; b alone rolls out version 3.
+  await until('shard a’s Deployment deleted', shardDeployments, (d) => d === 'ripple-manager-shard-b:2', 30_000);
   assert.deepEqual(await managers.a2!.stop('SIGTERM'), { code: 0, signal: null });
   await k.applyYaml('mgmt', policy(3));
   for (const c of ['e1', 'e2']) await until(`${N} add-ons v3 in ${c} through shard b`, () => addons(k, c), (m) => m.size === N && [...m.values()].every((v) => v.version === '3'), 60_000);
@@ -229,6 +238,6 @@ test('sharded managers: kill -9 of a leader mid-deployment and a re-shard under 
       assert.deepEqual(seq, ['ADDED:1', 'MODIFIED:2', 'MODIFIED:3'], `${c}/${name} writes: ${seq.join(' ')}`);
     }
   }
-  for (const name of ['b1']) assert.deepEqual(await managers[name]!.stop('SIGTERM'), { code: 0, signal: null });
+  for (const name of ['b1', 'sc']) assert.deepEqual(await managers[name]!.stop('SIGTERM'), { code: 0, signal: null });
   assert.deepEqual(await server.stop('SIGTERM'), { code: 0, signal: null });
 });
