@@ -231,7 +231,7 @@ export class ProfileReconciler {
     }
     // Status is fleet-wide: with sharding every shard's manager computes it over all shards' clusters and
     // ClusterSummaries alike, so they agree instead of each overwriting it with its own shard's part.
-    const fleet = this.matchingClusters(id.kind, profile, true);
+    const fleet = this.c.registry.hasClustersInOtherShards() ? this.matchingClusters(id.kind, profile, true) : clusters;
     // (own ⊆ fleet: equal sizes mean no other shard has a matching cluster, and the desired list is reused.)
     const status =
       fleet.length === clusters.length

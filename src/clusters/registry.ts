@@ -346,6 +346,11 @@ export class ClusterRegistry {
     return key !== undefined && !this.entries.has(key) && this.elsewhere.has(key);
   }
 
+  /** hasClustersInOtherShards says whether any cluster of another shard exists (allShards would differ). */
+  hasClustersInOtherShards(): boolean {
+    return this.elsewhere.size > 0;
+  }
+
   /** all lists every known cluster, in any state, sorted by key. */
   all(): ClusterEntry[] {
     return [...this.entries.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

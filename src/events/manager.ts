@@ -566,7 +566,9 @@ class Manager {
     );
     // With sharding, the status lists every shard's matching clusters (each shard reports the results of its own),
     // so shards do not overwrite each other's clusters out of it.
-    const fleet = this.registry.matching({ clusterSelector: spec.sourceClusterSelector, clusterSetRefs: spec.clusterSetRefs }, { includePaused: true, allShards: true });
+    const fleet = this.registry.hasClustersInOtherShards()
+      ? this.registry.matching({ clusterSelector: spec.sourceClusterSelector, clusterSetRefs: spec.clusterSetRefs }, { includePaused: true, allShards: true })
+      : matching;
     const matchKeys = new Set(matching.map((e) => e.key));
     const prev = this.selected.get(name);
     const sig = JSON.stringify([src.raw.metadata.generation, src.raw.metadata.labels ?? {}, src.raw.metadata.annotations ?? {}]);

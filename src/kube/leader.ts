@@ -204,10 +204,10 @@ export class LeaderElector {
       if (!lease) {
         const created = await this.client.create<Lease>(
           {
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: { name: this.options.name, namespace: this.options.namespace },
-          spec: { holderIdentity: me, leaseDurationSeconds: durationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: this.options.name, namespace: this.options.namespace },
+            spec: { holderIdentity: me, leaseDurationSeconds: durationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
           },
           { signal: AbortSignal.timeout(timeoutMs) },
         );

@@ -4,6 +4,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
 import {
+  FencedError,
   InformerFactory,
   KubeClient,
   KubeConfigError,
@@ -124,12 +125,21 @@ async function runShardController(
   le: { namespace?: string; name?: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number } | undefined,
 ): Promise<number> {
   const out = (s: string) => io.stdout.write(`${s}\n`);
-  const informers = new InformerFactory(client, { logger });
+  let elector: LeaderElector | undefined;
+  // Fenced as the manager is: with leader election, no Deployment write leaves once the Lease may be gone.
+  const writer = le
+    ? new KubeClient(client.kubeConfig, {
+        name: client.name,
+        writeGuard: () => {
+          if (!elector?.holdsLease()) throw new FencedError('not sent: this replica does not hold the shard controller Lease (any more)');
+        },
+      })
+    : client;
+  const informers = new InformerFactory(writer, { logger });
   const controller = new ShardController({ informers, template, logger });
   const sig = onStopSignal();
   let lost: (() => void) | undefined;
   const lostLease = new Promise<'lost'>((r) => (lost = () => r('lost')));
-  let elector: LeaderElector | undefined;
   const run = async () => {
     await controller.start();
     out(`ripple manager: shard controller running: one manager Deployment (${template.replicas ?? 2} replica(s), image ${template.image}) per shard key in namespace ${template.namespace}`);
@@ -161,6 +171,7 @@ async function runShardController(
     sig.dispose();
     await controller.stop();
     await informers.stop();
+    if (writer !== client) writer.close();
     client.close();
     if (isStatusError(err) || isUnreachable(err) || isKindNotInstalled(err)) return apiFailure(io, 'starting the shard controller failed', err);
     throw err;
@@ -175,6 +186,7 @@ async function runShardController(
   await elector?.stop();
   await controller.stop();
   await informers.stop();
+  if (writer !== client) writer.close();
   client.close();
   io.stderr.write(`ripple manager: stopped (${ended})\n`);
   return ended === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Ok;
