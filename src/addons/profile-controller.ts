@@ -19,7 +19,7 @@ import {
   type ProfileKind,
 } from './names.js';
 import { goJSON, sha256Hex } from './stamp.js';
-import { isProvisioned, runLimited } from './summary-controller.js';
+import { clusterIndexOf, isProvisioned, runLimited } from './summary-controller.js';
 
 /** PROFILE_INDEX indexes ClusterSummaries by the profileKey of their owner. */
 export const PROFILE_INDEX = 'addons.profile';
@@ -126,11 +126,11 @@ export class ProfileReconciler {
   }
 
   /** ownClusters is a profile's own selection (paused clusters included: pausing is not unselecting). */
-  ownClusters(kind: ProfileKind, p: AnyProfile): ClusterEntry[] {
+  ownClusters(kind: ProfileKind, p: AnyProfile, allShards = false): ClusterEntry[] {
     const spec = p.spec ?? ({} as ClusterProfileSpec);
     return this.c.registry.matching(
       { clusterSelector: spec.clusterSelector, clusterRefs: spec.clusterRefs, clusterSetRefs: spec.setRefs, namespace: kind === 'Profile' ? p.metadata.namespace : undefined },
-      { includePaused: true },
+      { includePaused: true, allShards },
     );
   }
 
@@ -138,13 +138,13 @@ export class ProfileReconciler {
    * matchingClusters is the own selection plus the clusters of every profile that (transitively) depends on this
    * one: a prerequisite goes wherever its dependents go.
    */
-  matchingClusters(kind: ProfileKind, p: AnyProfile): ClusterEntry[] {
+  matchingClusters(kind: ProfileKind, p: AnyProfile, allShards = false): ClusterEntry[] {
     const out = new Map<string, ClusterEntry>();
     const seen = new Set<string>();
     const walk = (q: AnyProfile) => {
       if (seen.has(q.metadata.name)) return;
       seen.add(q.metadata.name);
-      for (const e of this.ownClusters(kind, q)) out.set(e.key, e);
+      for (const e of this.ownClusters(kind, q, allShards)) out.set(e.key, e);
       for (const other of this.profiles(kind, p.metadata.namespace ?? '')) {
         if (other.metadata.deletionTimestamp) continue;
         const deps = ((other as { spec?: { dependsOn?: string[] } }).spec?.dependsOn ?? []) as string[];
@@ -229,7 +229,18 @@ export class ProfileReconciler {
       record(this.c, raw, 'Warning', 'ClusterSummaryWriteFailed', `cannot create, update or delete ClusterSummaries: ${errorMessage(err)}`);
       throw err;
     }
-    const status = this.status(profile, clusters, desired);
+    // Status is fleet-wide: with sharding every shard's manager computes it over all shards' clusters and
+    // ClusterSummaries alike, so they agree instead of each overwriting it with its own shard's part.
+    const fleet = this.c.registry.hasClustersInOtherShards() ? this.matchingClusters(id.kind, profile, true) : clusters;
+    // (own ⊆ fleet: equal sizes mean no other shard has a matching cluster, and the desired list is reused.)
+    const status =
+      fleet.length === clusters.length
+        ? this.status(profile, clusters, desired)
+        : this.status(
+            profile,
+            fleet,
+            fleet.map((cluster) => ({ cluster, object: summaryFor(id.kind, profile, cluster) })),
+          );
     const before = new Set((profile.status?.matchingClusters ?? []).map((r) => `${r.namespace}/${r.name}`));
     const now = new Set((status.matchingClusters ?? []).map((r) => `${r.namespace}/${r.name}`));
     const added = [...now].filter((k) => !before.has(k));
@@ -270,8 +281,11 @@ export class ProfileReconciler {
   }
 
   private async deleteSummaries(list: readonly KubeObject[]): Promise<void> {
+    // A ClusterSummary of a cluster that moved to another shard is that shard's now: it adopts it as it is; deleting
+    // it here would withdraw what it deploys. (A deleted cluster is in no shard: its summaries are deleted.)
+    const ours = list.filter((o) => !o.metadata.deletionTimestamp && !clusterIndexOf(o).some((k) => this.c.registry.inOtherShard(k)));
     await runLimited(
-      list.filter((o) => !o.metadata.deletionTimestamp),
+      ours,
       16,
       async (o) => {
         try {

@@ -183,6 +183,12 @@ export class SummaryReconciler {
     }
     const type = (cs.spec.clusterType === 'Capi' ? 'Capi' : 'Sveltos') as ClusterType;
     const entry = this.c.registry.get(clusterKey(type, cs.spec.clusterNamespace, cs.spec.clusterName));
+    if (!entry && this.c.registry.inOtherShard(clusterKey(type, cs.spec.clusterNamespace, cs.spec.clusterName))) {
+      // The cluster moved to another shard: let go without cleanup (no withdraw, no status, no finalizer change);
+      // that shard's manager adopts this ClusterSummary and what it deployed.
+      this.forget(key);
+      return;
+    }
     const pass: Pass = { key, raw, cs, spec: cs.spec.clusterProfileSpec ?? ({} as ClusterProfileSpec), profile, type, entry, rctx };
     if (cs.metadata.deletionTimestamp) return this.withdraw(pass);
     // Paused: the annotation copied from the profile, or on the profile itself (a paused profile updates nothing).

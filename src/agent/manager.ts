@@ -255,7 +255,10 @@ class Manager implements AgentManager {
         this.runtimes.delete(rt.key);
         void this.stopRuntime(rt);
       }
-      this.withdrawClusterReports(identityOf(e.entry));
+      // A cluster that merely moved to another shard keeps its reports: that shard's manager takes them over (same
+      // names), and deleting them would read as "nothing matches any more" and withdraw the add-ons.
+      if (this.options.registry.inOtherShard(e.entry.key)) this.releaseClusterReports(identityOf(e.entry));
+      else this.withdrawClusterReports(identityOf(e.entry));
     } else if (e.kind === 'cluster' && e.type === 'updated' && e.changed.includes('kubeconfig')) {
       // A new kubeconfig means a new client and informer factory: reconnect everything of that cluster.
       const rt = this.runtimes.get(e.entry.key);
@@ -490,6 +493,18 @@ class Manager implements AgentManager {
     if (!entry) return undefined;
     const id = identityOf(entry);
     return managementReportName(id, es) === r.metadata.name ? id : undefined;
+  }
+
+  // releaseClusterReports stops managing a cluster's reports without touching them (it moved to another shard).
+  private releaseClusterReports(id: ClusterIdentity): void {
+    for (const key of this.writer.presentKeys()) {
+      const i = key.indexOf('/');
+      const [namespace, name] = [key.slice(0, i), key.slice(i + 1)];
+      const labels = this.writer.desiredReport(namespace, name)?.metadata.labels ?? {};
+      if (namespace !== id.clusterNamespace) continue;
+      if (labels[Labels.eventReportClusterName] !== id.clusterName || labels[Labels.eventReportClusterType] !== id.clusterType.toLowerCase()) continue;
+      this.writer.release(namespace, name);
+    }
   }
 
   private withdrawClusterReports(id: ClusterIdentity): void {

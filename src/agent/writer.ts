@@ -202,6 +202,16 @@ export class ReportWriter {
     this.controller.enqueue(key);
   }
 
+  /**
+   * release stops managing a key without writing anything: the report stays as stored (another manager — the
+   * cluster's new shard — takes it over).
+   */
+  release(namespace: string, name: string): void {
+    const key = keyOf(namespace, name);
+    this.desired.delete(key);
+    this.written.delete(key);
+  }
+
   /** has says whether the writer manages a key (present or being withdrawn). */
   has(namespace: string, name: string): boolean {
     return this.desired.has(keyOf(namespace, name));

@@ -4,6 +4,7 @@
 // listeners when a cluster appears, disappears or changes labels, readiness, pause or connection, and hands out a
 // cached KubeClient per cluster built from its kubeconfig Secret.
 import {
+  Annotations,
   matchesLabelSelector,
   parseLabelSelector,
   type ClusterType,
@@ -53,7 +54,7 @@ export class ClusterError extends Error {
 }
 
 /** ClusterChangeKind names what changed about a cluster. */
-export type ClusterChangeKind = 'labels' | 'ready' | 'paused' | 'deleting' | 'connection' | 'spec' | 'kubeconfig';
+export type ClusterChangeKind = 'labels' | 'ready' | 'paused' | 'deleting' | 'connection' | 'spec' | 'kubeconfig' | 'shard';
 
 /** ClusterEvent tells listeners a cluster appeared, disappeared or changed in a way that affects selection. */
 export type ClusterEvent =
@@ -125,6 +126,9 @@ function setRefsOf(o: SetObject | undefined): string {
 /** ClusterRegistry keeps the fleet in memory; see the file comment. */
 export class ClusterRegistry {
   private readonly entries = new Map<string, ClusterEntry>();
+  // Clusters that exist but belong to another shard: never handed to controllers, only consulted so that a cluster
+  // that moved to another shard is told apart from a deleted one (the first is let go, the second cleaned up).
+  private readonly elsewhere = new Map<string, ClusterEntry>();
   private readonly listeners = new Set<(e: ClusterEvent) => void>();
   private readonly subs: Subscription<KubeObject>[] = [];
   private capiSub: Subscription<KubeObject> | undefined;
@@ -219,7 +223,7 @@ export class ClusterRegistry {
     const previous = this.capiSub;
     this.capiVersion = want;
     this.capiSub = undefined;
-    const stale = new Set([...this.entries.values()].filter((e) => e.type === 'Capi').map((e) => e.key));
+    const stale = new Set([...this.entries.values(), ...this.elsewhere.values()].filter((e) => e.type === 'Capi').map((e) => e.key));
     if (want) {
       const apiVersion = `${CAPI_GROUP}/${want}`;
       this.log.info({ apiVersion }, 'watching Cluster API clusters');
@@ -236,21 +240,29 @@ export class ClusterRegistry {
       void sub.informer
         .waitForSync()
         .then(() => {
-          for (const k of stale) if (!sub.informer.cache.get(splitNs(k).namespace, splitNs(k).name)) this.removeKey(k);
+          for (const k of stale) if (!sub.informer.cache.get(splitNs(k).namespace, splitNs(k).name)) this.forgetKey(k);
         })
         .catch(() => undefined);
     } else {
-      for (const k of stale) this.removeKey(k);
+      for (const k of stale) this.forgetKey(k);
     }
     if (previous) void previous.unsubscribe();
   }
 
   private upsert(obj: KubeObject, type: ClusterType): void {
-    if (!matchesShard(obj, this.options.shardKey) || (type === 'Capi' && !this.onboarded(obj))) {
+    if (type === 'Capi' && !this.onboarded(obj)) {
       this.remove(obj, type);
       return;
     }
+    if (!matchesShard(obj, this.options.shardKey)) {
+      // Recorded before `removed` is emitted, so listeners can already ask inOtherShard.
+      const e = toEntry(obj, type);
+      this.elsewhere.set(e.key, e);
+      this.removeKey(e.key);
+      return;
+    }
     const entry = toEntry(obj, type);
+    this.elsewhere.delete(entry.key);
     const old = this.entries.get(entry.key);
     this.entries.set(entry.key, entry);
     if (!old) {
@@ -263,6 +275,8 @@ export class ClusterRegistry {
     if (old.paused !== entry.paused) changed.push('paused');
     if (old.deleting !== entry.deleting) changed.push('deleting');
     if (old.connectionStatus !== entry.connectionStatus) changed.push('connection');
+    // Only seen without a shard key (a sharded registry drops clusters leaving its shard): the shard controller.
+    if (old.object.metadata.annotations?.[Annotations.shardKey] !== entry.object.metadata.annotations?.[Annotations.shardKey]) changed.push('shard');
     if (specOf(old.object) !== specOf(entry.object)) {
       changed.push('spec');
       // The kubeconfig Secret may have moved: read it again on next use.
@@ -277,7 +291,15 @@ export class ClusterRegistry {
   }
 
   private remove(obj: KubeObject, type: ClusterType): void {
-    this.removeKey(clusterKey(type, obj.metadata.namespace ?? '', obj.metadata.name));
+    const key = clusterKey(type, obj.metadata.namespace ?? '', obj.metadata.name);
+    this.elsewhere.delete(key);
+    this.removeKey(key);
+  }
+
+  /** forgetKey drops a cluster that no longer exists (in any shard). */
+  private forgetKey(key: string): void {
+    this.elsewhere.delete(key);
+    this.removeKey(key);
   }
 
   private removeKey(key: string): void {
@@ -314,6 +336,21 @@ export class ClusterRegistry {
     return key ? this.entries.get(key) : undefined;
   }
 
+  /**
+   * inOtherShard reports whether a cluster exists but belongs to another shard (annotation
+   * sharding.projectsveltos.io/key): controllers must then neither write to it nor clean up after it — its new
+   * shard's manager adopts what is deployed there. False for clusters of this shard and for unknown (deleted) ones.
+   */
+  inOtherShard(ref: ClusterRefLike | string): boolean {
+    const key = typeof ref === 'string' ? ref : refKey(ref);
+    return key !== undefined && !this.entries.has(key) && this.elsewhere.has(key);
+  }
+
+  /** hasClustersInOtherShards says whether any cluster of another shard exists (allShards would differ). */
+  hasClustersInOtherShards(): boolean {
+    return this.elsewhere.size > 0;
+  }
+
   /** all lists every known cluster, in any state, sorted by key. */
   all(): ClusterEntry[] {
     return [...this.entries.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -329,8 +366,11 @@ export class ClusterRegistry {
    * refs (the union, sorted by key, each once). An empty or missing selector selects nothing, as in Sveltos.
    * Go: addon-controller profile_utils.go getMatchingClusters, libsveltos clusterproxy GetMatchingClusters
    */
-  matching(sel: ClusterSelection, opts: SelectOptions = {}): ClusterEntry[] {
-    return matchClusterEntries(this.entries, sel, opts, (kind, namespace, name) => this.setSelection(kind, namespace, name), (selector, error) =>
+  matching(sel: ClusterSelection, opts: SelectOptions & { allShards?: boolean } = {}): ClusterEntry[] {
+    // allShards: the whole fleet, for fleet-wide status (ClusterProfile, ClusterSet, EventTrigger) that every shard
+    // must compute alike; never for deciding what to write into clusters.
+    const entries = opts.allShards && this.elsewhere.size > 0 ? new Map([...this.entries, ...this.elsewhere]) : this.entries;
+    return matchClusterEntries(entries, sel, opts, (kind, namespace, name) => this.setSelection(kind, namespace, name), (selector, error) =>
       this.log.warn({ selector, err: error }, 'invalid cluster selector matches no cluster'),
     );
   }

@@ -113,7 +113,8 @@ export class ClusterSetController {
     const obj = (isSet ? this.sets : this.clusterSets)?.informer.cache.get(namespace, name);
     if (!obj || obj.metadata.deletionTimestamp) return;
     const spec = obj.spec ?? {};
-    const matching = this.options.registry.matching({ clusterSelector: spec.clusterSelector ?? null, clusterRefs: spec.clusterRefs ?? [], namespace }, { includePaused: true });
+    // Fleet-wide (every shard): each shard's manager computes the same status, so they never flip it back and forth.
+    const matching = this.options.registry.matching({ clusterSelector: spec.clusterSelector ?? null, clusterRefs: spec.clusterRefs ?? [], namespace }, { includePaused: true, allShards: true });
     const healthy = matching.filter((e) => e.connectionStatus !== 'Down');
     const previous = (obj.status?.selectedClusterRefs ?? []).map((r) => refKey(r)).filter((k): k is string => k !== undefined);
     const selected = selectClusters(previous, healthy, spec.maxReplicas);

@@ -566,6 +566,11 @@ class Manager {
       { clusterSelector: spec.sourceClusterSelector, clusterSetRefs: spec.clusterSetRefs },
       { includePaused: true },
     );
+    // With sharding, the status lists every shard's matching clusters (each shard reports the results of its own),
+    // so shards do not overwrite each other's clusters out of it.
+    const fleet = this.registry.hasClustersInOtherShards()
+      ? this.registry.matching({ clusterSelector: spec.sourceClusterSelector, clusterSetRefs: spec.clusterSetRefs }, { includePaused: true, allShards: true })
+      : matching;
     const matchKeys = new Set(matching.map((e) => e.key));
     const prev = this.selected.get(name);
     const sig = JSON.stringify([src.raw.metadata.generation, src.raw.metadata.labels ?? {}, src.raw.metadata.annotations ?? {}]);
@@ -583,7 +588,7 @@ class Manager {
       if (r) results.set(c, r);
     }
     const stored = (src.raw.status ?? undefined) as EventTrigger['status'];
-    const status = triggerStatus(matching.map((e) => ({ key: e.key, ref: { ...e.ref } })), results, stored);
+    const status = triggerStatus(fleet.map((e) => ({ key: e.key, ref: { ...e.ref } })), results, stored);
     if (!sameTriggerStatus(stored, status)) {
       await this.client.apply(
         { apiVersion: writeVersion(src.raw) ?? src.raw.apiVersion, kind: src.kind, metadata: { name }, status } as ApiKubeObject,
@@ -625,6 +630,16 @@ class Manager {
     if (!id) return;
     const src = this.triggerSource(trigger);
     const entry = this.registry.get(ck);
+    if (!entry && this.registry.inOtherShard(ck)) {
+      // The cluster moved to another shard: its generated objects are that shard's now (same deterministic names, so
+      // it adopts them); forget our bookkeeping without withdrawing anything.
+      this.forgetPairReport(pair, trigger);
+      this.setDeps(pair, new Set());
+      this.renderMemo.delete(pair);
+      this.absentSince.delete(pair);
+      this.results.get(trigger)?.delete(ck);
+      return;
+    }
     const observed = this.outputs(pair);
     const prev = this.results.get(trigger)?.get(ck);
     const clusterRef = entry

@@ -76,6 +76,11 @@ export class StatusError extends Error {
 /** UnreachableReason says why a request never got an HTTP answer. */
 export type UnreachableReason = 'ConnectionRefused' | 'ConnectionReset' | 'Timeout' | 'DNS' | 'TLS' | 'Closed' | 'Network';
 
+/** FencedError is thrown instead of sending a write once this replica may no longer hold its leader-election Lease. */
+export class FencedError extends Error {
+  override readonly name = 'FencedError';
+}
+
 /** UnreachableError means the cluster could not be reached (refused, reset, timed out, TLS failure): no answer at all. */
 export class UnreachableError extends Error {
   override readonly name = 'UnreachableError';

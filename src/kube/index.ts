@@ -6,6 +6,7 @@ export {
   KubeConfigError,
   StatusError,
   UnreachableError,
+  FencedError,
   errorMessage,
   isAlreadyExists,
   isBadRequest,

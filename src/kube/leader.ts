@@ -61,6 +61,9 @@ export class LeaderElector {
   private observedAt = 0;
   private observedHolder = '';
   private lease: Lease | undefined;
+  private lastRenewAt = 0;
+  private observedValidMs = Number.POSITIVE_INFINITY;
+  private fenceTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly client: KubeClient,
@@ -77,6 +80,16 @@ export class LeaderElector {
   /** isLeader reports whether this candidate holds the Lease right now. */
   isLeader(): boolean {
     return this.leading;
+  }
+
+  /**
+   * holdsLease reports, by this process' clock alone, whether it may still write as the leader: it leads and its last
+   * successful renewal was sent less than renewDeadline ago. Unlike isLeader it does not wait for the fence timer to
+   * fire — a process resumed after a pause sees false at once, before any queued write is sent (use it as a
+   * KubeClient writeGuard).
+   */
+  holdsLease(): boolean {
+    return this.leading && Date.now() - this.lastRenewAt < this.renewDeadlineMs;
   }
 
   /** leader is the identity of the last observed holder ('' when none). */
@@ -103,34 +116,64 @@ export class LeaderElector {
     const signal = this.abort.signal;
     while (!signal.aborted) {
       // Acquire: try every retry period (with a little jitter, like client-go's JitterUntil with factor 1.2).
+      let attemptAt = Date.now();
       while (!signal.aborted) {
-        if (await this.tryAcquireOrRenew()) break;
-        await sleep(this.retryPeriodMs * (1 + 0.2 * Math.random()), signal);
+        attemptAt = Date.now();
+        if (await this.tryAcquireOrRenew(this.renewDeadlineMs)) break;
+        // Poll every retry period, but try again right when the observed Lease expires: a standby then takes over
+        // within leaseDuration of the holder's last renewal plus the lag of its own observation (≤ a retry period).
+        const untilExpiry = this.observedAt + this.observedValidMs - Date.now();
+        const next = this.retryPeriodMs * (1 + 0.2 * Math.random());
+        await sleep(untilExpiry >= 0 && untilExpiry < next ? untilExpiry + 1 : next, signal);
       }
       if (signal.aborted) return;
       this.leading = true;
       this.leadAbort = new AbortController();
+      // The fence counts from when the winning request was SENT: the server may have stored it at any time after, so
+      // another candidate's clock for our Lease starts no earlier than this.
+      this.armFence(attemptAt);
       this.log.info('became leader');
       this.options.onStartedLeading?.(this.leadAbort.signal);
-      // Renew until a renewal fails for longer than the renew deadline.
-      let lastRenew = Date.now();
-      while (!signal.aborted) {
+      // Renew every retry period; the fence timer steps down once renewDeadline has passed without a renewal, even
+      // while a renewal request hangs.
+      while (!signal.aborted && this.leading) {
         await sleep(this.retryPeriodMs, signal);
-        if (signal.aborted) return;
-        if (await this.tryAcquireOrRenew()) {
-          lastRenew = Date.now();
+        if (signal.aborted || !this.leading) break;
+        const sentAt = Date.now();
+        const left = this.lastRenewAt + this.renewDeadlineMs - sentAt;
+        if (left <= 0) break;
+        const renewed = await this.tryAcquireOrRenew(left);
+        if (!this.leading) break; // fenced while the request was in flight: its outcome no longer counts
+        if (renewed) {
+          this.armFence(sentAt);
           continue;
         }
-        if (this.observedHolder !== this.options.identity || Date.now() - lastRenew > this.renewDeadlineMs) {
-          this.log.warn({ holder: this.observedHolder }, 'lost leadership');
+        if (this.observedHolder !== this.options.identity) {
+          this.log.warn({ holder: this.observedHolder }, 'lost leadership: the Lease has another holder');
           this.stepDown();
-          break;
         }
       }
+      if (signal.aborted) return;
+      this.stepDown();
     }
   }
 
+  /** armFence (re)starts the renew-deadline timer from a successful renewal sent at sentAt. */
+  private armFence(sentAt: number): void {
+    this.lastRenewAt = sentAt;
+    clearTimeout(this.fenceTimer);
+    this.fenceTimer = setTimeout(
+      () => {
+        if (!this.leading) return;
+        this.log.warn({ renewDeadlineMs: this.renewDeadlineMs }, 'lost leadership: could not renew the Lease within the renew deadline');
+        this.stepDown();
+      },
+      Math.max(0, sentAt + this.renewDeadlineMs - Date.now()),
+    );
+  }
+
   private stepDown(): void {
+    clearTimeout(this.fenceTimer);
     if (!this.leading) return;
     this.leading = false;
     this.leadAbort?.abort();
@@ -151,21 +194,23 @@ export class LeaderElector {
   }
 
   /** tryAcquireOrRenew makes one attempt; true when we hold the Lease afterwards. Go: leaderelection.go */
-  private async tryAcquireOrRenew(): Promise<boolean> {
+  private async tryAcquireOrRenew(timeoutMs: number): Promise<boolean> {
     const me = this.options.identity;
     const now = new Date();
     const ref = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: this.options.namespace, name: this.options.name };
     const durationSeconds = Math.max(1, Math.ceil(this.leaseDurationMs / 1000));
-    const timeoutMs = this.renewDeadlineMs;
     try {
       const lease = await this.client.getIfExists<Lease>(ref, { signal: AbortSignal.timeout(timeoutMs) });
       if (!lease) {
-        const created = await this.client.create<Lease>({
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: { name: this.options.name, namespace: this.options.namespace },
-          spec: { holderIdentity: me, leaseDurationSeconds: durationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
-        });
+        const created = await this.client.create<Lease>(
+          {
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: this.options.name, namespace: this.options.namespace },
+            spec: { holderIdentity: me, leaseDurationSeconds: durationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
+          },
+          { signal: AbortSignal.timeout(timeoutMs) },
+        );
         this.lease = created;
         this.observe(created.spec);
         return true;
@@ -174,6 +219,7 @@ export class LeaderElector {
       const spec = lease.spec ?? {};
       const holder = spec.holderIdentity ?? '';
       const validMs = (spec.leaseDurationSeconds ?? durationSeconds) * 1000;
+      this.observedValidMs = holder === '' ? 0 : validMs;
       if (holder !== '' && holder !== me && this.observedAt + validMs > Date.now()) return false;
       const next: LeaseSpec = {
         holderIdentity: me,

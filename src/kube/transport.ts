@@ -4,7 +4,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
-import { KubeConfigError, StatusError, UnreachableError, statusFromResponse, type UnreachableReason } from './errors.js';
+import { FencedError, KubeConfigError, StatusError, UnreachableError, statusFromResponse, type UnreachableReason } from './errors.js';
 import { currentServer } from './kubeconfig.js';
 
 /** TransportOptions tunes the HTTP layer of one cluster. */
@@ -17,6 +17,11 @@ export interface TransportOptions {
   userAgent?: string;
   /** Called with the text of each `Warning` response header (deprecations, unknown fields). */
   onWarning?: (warning: string) => void;
+  /**
+   * Called synchronously right before a write (any method but GET) leaves this process; throwing stops it. Leader
+   * election uses it as a fence: a replica whose Lease may have passed to another sends nothing more.
+   */
+  writeGuard?: () => void;
 }
 
 /** QueryValue is one query parameter: repeated when an array, omitted when undefined. */
@@ -201,7 +206,7 @@ export class Transport {
   }
 
   private toUnreachable(err: unknown): unknown {
-    if (err instanceof StatusError || (err instanceof Error && err.name === 'AbortError')) return err;
+    if (err instanceof StatusError || err instanceof FencedError || (err instanceof Error && err.name === 'AbortError')) return err;
     const e = err as NodeJS.ErrnoException;
     if (this.closed) return new UnreachableError('Closed', this.server, `client for ${this.server} is closed`, { cause: err });
     const reason = unreachableReason(e?.code, String(e?.message ?? e));
@@ -219,6 +224,15 @@ export class Transport {
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const attempt = (): Promise<{ res: IncomingMessage; clientReq: ClientRequest }> =>
       new Promise((resolve, reject) => {
+        // Checked after every await of this request (credentials, headers), immediately before the bytes go out.
+        if (req.method !== 'GET' && this.options.writeGuard) {
+          try {
+            this.options.writeGuard();
+          } catch (err) {
+            reject(err);
+            return;
+          }
+        }
         const doRequest = this.secure ? httpsRequest : httpRequest;
         const clientReq = doRequest({
           protocol: this.base.protocol,

@@ -3,6 +3,18 @@
 // `startEmbedded` runs it on the embedded API server with virtual clusters (`ripple up`); `startNarrator` tells what
 // happens, one human line per step. See README.md in this folder.
 export { AGENT_MODES, startManager, type AgentMode, type Clock, type LeaderElectionOptions, type Manager, type ManagerEnd, type ManagerOptions } from './manager.js';
+export { LEASE_BASE_NAME, leaseNameForShard } from './shards.js';
+export {
+  SHARD_CONTROLLER_FIELD_MANAGER,
+  ShardController,
+  ShardLabels,
+  planShards,
+  shardDeployment,
+  shardKeysInUse,
+  type ShardAction,
+  type ShardControllerOptions,
+  type ShardDeploymentTemplate,
+} from './shard-controller.js';
 export { CRD_FIELD_MANAGER, installCrds, type InstallResult } from './crds.js';
 export { SVELTOS_NAMESPACE, ensureNamespace, registerManagementCluster } from './bootstrap.js';
 export {

@@ -10,8 +10,9 @@ import { startAddonDeployer, type AddonDeployer } from '../addons/index.js';
 import { startAgentManager, type AgentManager } from '../agent/index.js';
 import { ClusterReadinessController, ClusterRegistry, ClusterSetController } from '../clusters/index.js';
 import { startEventManager, type EventManager } from '../events/index.js';
-import { EventRecorder, InformerFactory, LeaderElector, errorMessage, type KubeClient } from '../kube/index.js';
+import { EventRecorder, FencedError, InformerFactory, KubeClient, LeaderElector, errorMessage } from '../kube/index.js';
 import { createMetricsRegistry, serveMetrics, silentLogger, type Logger, type Registry } from '../obs/index.js';
+import { leaseNameForShard } from './shards.js';
 
 /** AgentMode is how EventSources are evaluated: agentless (watched from here) or collect (in-cluster agents). */
 export type AgentMode = 'agentless' | 'collect';
@@ -28,7 +29,7 @@ export interface Clock {
 export interface LeaderElectionOptions {
   /** Lease namespace (default `projectsveltos`). */
   namespace?: string;
-  /** Lease name (default `ripple-manager`). */
+  /** Lease name (default: leaseNameForShard(shardKey) — one Lease per shard, see shards.ts). */
   name?: string;
   /** This replica's identity (default: host name + random suffix). */
   identity?: string;
@@ -89,6 +90,8 @@ export interface Manager {
   readonly running: Promise<void>;
   /** Resolves when the manager ends by itself (leadership lost); it never resolves otherwise. */
   readonly done: Promise<ManagerEnd>;
+  /** The Lease this replica campaigns for (undefined without leader election). */
+  readonly leaseRef: { namespace: string; name: string } | undefined;
   /** isLeader is true while the controllers run. */
   isLeader(): boolean;
   /** stop stops every controller (releasing the Lease), then the informers it created; idempotent. */
@@ -139,22 +142,38 @@ class ControlPlane implements Manager {
   private transition: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | undefined;
   private leading = false;
+  /** The Lease this replica campaigns for (leader election only). */
+  leaseRef: { namespace: string; name: string } | undefined;
+  private fencedClient: KubeClient | undefined;
 
   constructor(private readonly options: ManagerOptions) {
     this.client = options.client;
     this.logger = (options.logger ?? silentLogger()).child({ component: 'manager' });
     this.ownsInformers = !options.informers;
-    this.informers = options.informers ?? new InformerFactory(options.client, { logger: options.logger });
+    // Fencing: with leader election, every write of the controllers — to the management cluster and to managed
+    // clusters — goes through a client whose writeGuard refuses to send once this replica may have lost its Lease
+    // (holdsLease: by our clock, within renewDeadline of the last renewal). The elector itself writes the Lease
+    // through options.client, unguarded.
+    const writeGuard = options.leaderElection ? () => this.guardWrite() : undefined;
+    if (writeGuard && !options.informers) this.fencedClient = new KubeClient(options.client.kubeConfig, { name: options.client.name, writeGuard });
+    const controllersClient = this.fencedClient ?? options.client;
+    this.informers = options.informers ?? new InformerFactory(controllersClient, { logger: options.logger });
     this.metrics = options.metrics ?? createMetricsRegistry({ defaults: true });
     this.ownsRecorder = !options.recorder;
-    this.recorder = options.recorder ?? new EventRecorder(options.client, { component: 'ripple', logger: options.logger });
-    this.registry = new ClusterRegistry({ informers: this.informers, logger: options.logger, shardKey: options.shardKey });
+    this.recorder = options.recorder ?? new EventRecorder(controllersClient, { component: 'ripple', logger: options.logger });
+    this.registry = new ClusterRegistry({ informers: this.informers, logger: options.logger, shardKey: options.shardKey, clientOptions: writeGuard ? { writeGuard } : undefined });
     this.running = new Promise((r) => (this.resolveRunning = r));
     this.done = new Promise((r) => (this.resolveDone = r));
   }
 
   isLeader(): boolean {
     return this.leading;
+  }
+
+  private guardWrite(): void {
+    if (this.elector?.holdsLease()) return;
+    const l = this.leaseRef;
+    throw new FencedError(`not sent: this replica does not hold the Lease ${l ? `${l.namespace}/${l.name}` : ''} (any more)`);
   }
 
   async start(): Promise<void> {
@@ -171,9 +190,10 @@ class ControlPlane implements Manager {
       return;
     }
     const identity = le.identity ?? `${hostname()}-${randomBytes(4).toString('hex')}`;
+    const lease = { namespace: le.namespace ?? 'projectsveltos', name: le.name ?? leaseNameForShard(this.options.shardKey) };
+    this.leaseRef = lease;
     this.elector = new LeaderElector(this.client, {
-      namespace: le.namespace ?? 'projectsveltos',
-      name: le.name ?? 'ripple-manager',
+      ...lease,
       identity,
       leaseDurationMs: le.leaseDurationMs,
       renewDeadlineMs: le.renewDeadlineMs,
@@ -185,12 +205,12 @@ class ControlPlane implements Manager {
           this.transition = this.transition.then(() => this.stopControllers());
           if (!this.stopping) {
             // Like controller-runtime: a replica that lost its Lease ends, and its supervisor restarts it.
-            this.resolveDone({ reason: 'leadership-lost', message: `lost the Lease ${le.namespace ?? 'projectsveltos'}/${le.name ?? 'ripple-manager'}` });
+            this.resolveDone({ reason: 'leadership-lost', message: `lost the Lease ${lease.namespace}/${lease.name}` });
           }
         });
       },
     });
-    this.logger.info({ identity }, 'waiting for leadership');
+    this.logger.info({ identity, lease: `${lease.namespace}/${lease.name}` }, 'waiting for leadership');
     this.elector.start();
   }
 
@@ -241,6 +261,7 @@ class ControlPlane implements Manager {
       if (this.ownsRecorder) await this.recorder.close();
       await this.registry.stop();
       if (this.ownsInformers) await this.informers.stop();
+      this.fencedClient?.close();
       if (this.server) await new Promise<void>((r) => this.server!.close(() => r()));
     })();
     return this.stopping;

@@ -4,8 +4,11 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
 import {
+  FencedError,
+  InformerFactory,
   KubeClient,
   KubeConfigError,
+  LeaderElector,
   errorMessage,
   flattenKubeConfig,
   isForbidden,
@@ -14,15 +17,31 @@ import {
   isUnreachable,
   kubeConfigYaml,
 } from '../../kube/index.js';
-import { AGENT_MODES, SVELTOS_NAMESPACE, ensureNamespace, installCrds, registerManagementCluster, startManager, type AgentMode, type Manager } from '../../manager/index.js';
-import { createLogger } from '../../obs/index.js';
+import {
+  AGENT_MODES,
+  SVELTOS_NAMESPACE,
+  ShardController,
+  ensureNamespace,
+  installCrds,
+  registerManagementCluster,
+  startManager,
+  type AgentMode,
+  type Manager,
+  type ShardDeploymentTemplate,
+} from '../../manager/index.js';
+import { parseGoDuration } from '../../events/index.js';
+import { createLogger, type Logger } from '../../obs/index.js';
 import { startUi, type UiServer } from '../../ui/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { kubeConfigFrom, logLevelFlag, onStopSignal } from '../runtime.js';
 
 const USAGE = `Usage: ripple manager [--kubeconfig FILE] [--context CTX] [--install-crds] [--register-management-cluster]
                       [--agent-mode agentless|collect] [--metrics-port P] [--metrics-address ADDR]
-                      [--leader-elect] [--leader-elect-namespace NS] [--shard-key KEY] [--ui-port P] [--log-level LEVEL]
+                      [--leader-elect] [--leader-elect-id NAME] [--leader-elect-namespace NS]
+                      [--leader-elect-lease-duration D] [--leader-elect-renew-deadline D]
+                      [--leader-elect-retry-period D] [--shard-key KEY] [--ui-port P] [--log-level LEVEL]
+       ripple manager --shard-controller --shard-image IMAGE [--shard-replicas N] [--shard-namespace NS]
+                      [--shard-arg ARG]... [--shard-service-account SA] [--leader-elect ...] [--kubeconfig FILE]
 
 Runs Ripple's control plane against a management cluster: the fleet registry (SveltosClusters and Cluster API
 Clusters, readiness probes, ClusterSets/Sets), the agent's management side, the event manager (EventTriggers and
@@ -42,20 +61,138 @@ Flags:
                                into the clusters and collect the reports of \`ripple agent --run-mode do-not-send-reports\`
   --metrics-port P             serve Prometheus metrics on ADDR:P/metrics (and /healthz)
   --metrics-address ADDR       address for --metrics-port (default 127.0.0.1; 0.0.0.0 inside a Pod)
-  --leader-elect               run the controllers only while holding Lease ${SVELTOS_NAMESPACE}/ripple-manager (run
-                               several replicas; one is active). A replica that loses the Lease exits (code 1)
+  --leader-elect               run the controllers only while holding this shard's Lease (run several replicas per
+                               shard; one is active). One Lease per shard: ripple-manager without --shard-key,
+                               ripple-manager-unsharded for --shard-key '', ripple-manager-shard-KEY for a key that
+                               is a lowercase DNS label of at most 40 characters, else
+                               ripple-manager-shard-<sanitized key>-<first 10 hex digits of sha256(KEY)>
+  --leader-elect-id NAME       Lease name instead of the one derived from --shard-key
   --leader-elect-namespace NS  namespace of that Lease (default ${SVELTOS_NAMESPACE})
-  --shard-key KEY              manage only clusters annotated sharding.projectsveltos.io/key=KEY ('' = unannotated)
+  --leader-elect-lease-duration D
+                               how long a Lease stays valid after its last renewal (default 15s; Go duration)
+  --leader-elect-renew-deadline D
+                               the leader stops every controller and exits (code 1) when it could not renew for this
+                               long (default 10s; must be less than the lease duration, so that it has stopped
+                               writing before a standby may take the Lease over)
+  --leader-elect-retry-period D
+                               time between tries to acquire or renew (default 2s); a standby takes over at most
+                               lease duration + retry period after the leader died
+  --shard-key KEY              manage only clusters annotated sharding.projectsveltos.io/key=KEY ('' = unannotated).
+                               A cluster whose annotation changes moves to the manager of its new shard: the new one
+                               adopts its ClusterSummaries and objects, the old one lets go without withdrawing
   --ui-port P                  serve the read-only web dashboard on 127.0.0.1:P (0: a free port; the URL is printed)
   --log-level LEVEL            error, warn, info (default) or debug; JSON lines on stderr
 
-Exit codes: 0 stopped by SIGTERM; 130 stopped by SIGINT; 1 lost leadership; 2 bad command line;
+Shard controller (like Sveltos' shard-controller; runs instead of the control plane):
+  --shard-controller           watch the shard keys in use (annotation sharding.projectsveltos.io/key on
+                               SveltosClusters and Cluster API Clusters) and keep one manager Deployment per key,
+                               named like its Lease (ripple-manager-shard-KEY), running
+                               \`ripple manager --leader-elect --shard-key KEY\`; a Deployment whose key no cluster uses
+                               any more is deleted. Clusters without the annotation are the default manager's. With
+                               --leader-elect it elects on Lease ripple-shard-controller (or --leader-elect-id)
+  --shard-image IMAGE          image of the shard managers (entrypoint \`ripple\`); required
+  --shard-replicas N           replicas per shard: one leads, the others stand by (default 2)
+  --shard-namespace NS         namespace of the Deployments and their Leases (default ${SVELTOS_NAMESPACE})
+  --shard-arg ARG              an extra argument for every shard's \`ripple manager\` (repeat for several)
+  --shard-service-account SA   service account of the shard managers' pods
+
+Exit codes: 0 stopped by SIGTERM; 130 stopped by SIGINT; 1 lost leadership (could not renew the Lease within the
+            renew deadline, or another replica holds it): controllers stopped at once; 2 bad command line;
             3 unusable kubeconfig; 4 the management cluster cannot be reached, refuses a write, or lacks the CRDs.
 
 Examples:
   ripple manager --kubeconfig mgmt.yaml --install-crds --register-management-cluster
   ripple manager --leader-elect --metrics-port 8080 --metrics-address 0.0.0.0      # in a Pod (in-cluster config)
+  ripple manager --leader-elect --shard-key eu                                       # the managers of shard eu
+  ripple manager --shard-controller --shard-image ghcr.io/acme/ripple:v1 --shard-arg=--agent-mode=collect
 `;
+
+/** durationFlag parses a Go duration flag (`15s`, `500ms`) into milliseconds; undefined when absent. */
+function durationFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseGoDuration(value);
+  if (ms === undefined || ms <= 0) throw new UsageError(`--${name} must be a positive duration such as 15s or 500ms, not ${JSON.stringify(value)}`);
+  return ms;
+}
+
+/**
+ * runShardController runs the shard controller until SIGINT/SIGTERM (optionally only while holding its Lease; losing
+ * it exits with code 1 as the manager does).
+ */
+async function runShardController(
+  io: CommandIO,
+  client: KubeClient,
+  logger: Logger,
+  template: ShardDeploymentTemplate,
+  le: { namespace?: string; name?: string; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number } | undefined,
+): Promise<number> {
+  const out = (s: string) => io.stdout.write(`${s}\n`);
+  let elector: LeaderElector | undefined;
+  // Fenced as the manager is: with leader election, no Deployment write leaves once the Lease may be gone.
+  const writer = le
+    ? new KubeClient(client.kubeConfig, {
+        name: client.name,
+        writeGuard: () => {
+          if (!elector?.holdsLease()) throw new FencedError('not sent: this replica does not hold the shard controller Lease (any more)');
+        },
+      })
+    : client;
+  const informers = new InformerFactory(writer, { logger });
+  const controller = new ShardController({ informers, template, logger });
+  const sig = onStopSignal();
+  let lost: (() => void) | undefined;
+  const lostLease = new Promise<'lost'>((r) => (lost = () => r('lost')));
+  const run = async () => {
+    await controller.start();
+    out(`ripple manager: shard controller running: one manager Deployment (${template.replicas ?? 2} replica(s), image ${template.image}) per shard key in namespace ${template.namespace}`);
+  };
+  try {
+    if (le) {
+      const lease = { namespace: le.namespace ?? SVELTOS_NAMESPACE, name: le.name ?? 'ripple-shard-controller' };
+      elector = new LeaderElector(client, {
+        ...lease,
+        identity: `${hostname()}-${process.pid}`,
+        leaseDurationMs: le.leaseDurationMs,
+        renewDeadlineMs: le.renewDeadlineMs,
+        retryPeriodMs: le.retryPeriodMs,
+        logger,
+        onStartedLeading: (signal) => {
+          signal.addEventListener('abort', () => lost?.());
+          void run().catch((err) => {
+            logger.error({ err: errorMessage(err) }, 'the shard controller failed to start');
+            lost?.();
+          });
+        },
+      });
+      out(`ripple manager: shard controller waiting for Lease ${lease.namespace}/${lease.name}`);
+      elector.start();
+    } else {
+      await run();
+    }
+  } catch (err) {
+    sig.dispose();
+    await controller.stop();
+    await informers.stop();
+    if (writer !== client) writer.close();
+    client.close();
+    if (isStatusError(err) || isUnreachable(err) || isKindNotInstalled(err)) return apiFailure(io, 'starting the shard controller failed', err);
+    throw err;
+  }
+  const ended = await Promise.race([sig.signal, lostLease]);
+  sig.dispose();
+  if (ended === 'lost') {
+    io.stderr.write('ripple manager: the shard controller lost its Lease; exiting so that a supervisor restarts this replica\n');
+    await Promise.race([controller.stop(), new Promise((r) => setTimeout(r, 1_000).unref())]);
+    process.exit(ExitCode.Failed);
+  }
+  await elector?.stop();
+  await controller.stop();
+  await informers.stop();
+  if (writer !== client) writer.close();
+  client.close();
+  io.stderr.write(`ripple manager: stopped (${ended})\n`);
+  return ended === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Ok;
+}
 
 /** apiFailure turns a client error during start-up into a message saying what to do. */
 function apiFailure(io: CommandIO, what: string, err: unknown): number {
@@ -83,7 +220,17 @@ export const commands: Command[] = [
         'metrics-address': { type: 'string' },
         'leader-elect': { type: 'boolean' },
         'leader-elect-namespace': { type: 'string' },
+        'leader-elect-id': { type: 'string' },
+        'leader-elect-lease-duration': { type: 'string' },
+        'leader-elect-renew-deadline': { type: 'string' },
+        'leader-elect-retry-period': { type: 'string' },
         'shard-key': { type: 'string' },
+        'shard-controller': { type: 'boolean' },
+        'shard-image': { type: 'string' },
+        'shard-replicas': { type: 'string' },
+        'shard-namespace': { type: 'string' },
+        'shard-arg': { type: 'string', multiple: true },
+        'shard-service-account': { type: 'string' },
         'log-level': { type: 'string' },
         'ui-port': { type: 'string' },
       });
@@ -93,7 +240,36 @@ export const commands: Command[] = [
       const metricsPort = portFlag('metrics-port', values['metrics-port']);
       const uiPort = portFlag('ui-port', values['ui-port']);
       const level = logLevelFlag(values['log-level'], 'info');
-      if (values['leader-elect-namespace'] !== undefined && !values['leader-elect']) throw new UsageError('--leader-elect-namespace needs --leader-elect');
+      for (const f of ['leader-elect-namespace', 'leader-elect-id', 'leader-elect-lease-duration', 'leader-elect-renew-deadline', 'leader-elect-retry-period'] as const) {
+        if (values[f] !== undefined && !values['leader-elect']) throw new UsageError(`--${f} needs --leader-elect`);
+      }
+      const leaseDurationMs = durationFlag('leader-elect-lease-duration', values['leader-elect-lease-duration']) ?? 15_000;
+      const renewDeadlineMs = durationFlag('leader-elect-renew-deadline', values['leader-elect-renew-deadline']) ?? 10_000;
+      const retryPeriodMs = durationFlag('leader-elect-retry-period', values['leader-elect-retry-period']) ?? 2_000;
+      if (renewDeadlineMs >= leaseDurationMs) throw new UsageError('--leader-elect-renew-deadline must be less than --leader-elect-lease-duration');
+      if (retryPeriodMs >= renewDeadlineMs) throw new UsageError('--leader-elect-retry-period must be less than --leader-elect-renew-deadline');
+      if (values['leader-elect-id'] !== undefined && !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(values['leader-elect-id'])) {
+        throw new UsageError(`--leader-elect-id must be a DNS subdomain (lowercase letters, digits, '-' and '.'), not ${JSON.stringify(values['leader-elect-id'])}`);
+      }
+
+      const shardController = values['shard-controller'] === true;
+      for (const f of ['shard-image', 'shard-replicas', 'shard-namespace', 'shard-arg', 'shard-service-account'] as const) {
+        if (values[f] !== undefined && !shardController) throw new UsageError(`--${f} needs --shard-controller`);
+      }
+      let template: ShardDeploymentTemplate | undefined;
+      if (shardController) {
+        if (values['shard-key'] !== undefined) throw new UsageError('--shard-controller manages every shard: it takes no --shard-key');
+        if (!values['shard-image']) throw new UsageError('--shard-controller needs --shard-image IMAGE (the image the shard managers run)');
+        const replicas = values['shard-replicas'] === undefined ? 2 : Number(values['shard-replicas']);
+        if (!Number.isInteger(replicas) || replicas < 0) throw new UsageError(`--shard-replicas must be a whole number ≥ 0, not ${JSON.stringify(values['shard-replicas'])}`);
+        template = {
+          namespace: values['shard-namespace'] ?? SVELTOS_NAMESPACE,
+          image: values['shard-image'],
+          replicas,
+          args: values['shard-arg'] ?? [],
+          serviceAccountName: values['shard-service-account'],
+        };
+      }
 
       let kc: KubeConfig;
       let client: KubeClient;
@@ -137,6 +313,10 @@ export const commands: Command[] = [
         throw err;
       }
 
+      if (template) {
+        return runShardController(io, client, logger, template, values['leader-elect'] ? { namespace: values['leader-elect-namespace'], name: values['leader-elect-id'], leaseDurationMs, renewDeadlineMs, retryPeriodMs } : undefined);
+      }
+
       const sig = onStopSignal();
       let manager: Manager;
       try {
@@ -147,7 +327,9 @@ export const commands: Command[] = [
           metricsPort,
           metricsHost: values['metrics-address'],
           shardKey: values['shard-key'],
-          leaderElection: values['leader-elect'] ? { namespace: values['leader-elect-namespace'], identity: `${hostname()}-${process.pid}` } : undefined,
+          leaderElection: values['leader-elect']
+            ? { namespace: values['leader-elect-namespace'], name: values['leader-elect-id'], identity: `${hostname()}-${process.pid}`, leaseDurationMs, renewDeadlineMs, retryPeriodMs }
+            : undefined,
         });
       } catch (err) {
         sig.dispose();
@@ -172,18 +354,27 @@ export const commands: Command[] = [
         out(`ripple manager: dashboard on ${ui.url} (read-only)`);
       }
       out(
-        `ripple manager running (agent mode ${agentMode}${values['leader-elect'] ? ', leader election on' : ''}${manager.metricsPort !== undefined ? `, metrics on ${values['metrics-address'] ?? '127.0.0.1'}:${manager.metricsPort}/metrics` : ''}); ` +
+        `ripple manager running (agent mode ${agentMode}${values['shard-key'] !== undefined ? `, shard ${JSON.stringify(values['shard-key'])}` : ''}${manager.leaseRef ? `, leader election on Lease ${manager.leaseRef.namespace}/${manager.leaseRef.name}` : ''}${manager.metricsPort !== undefined ? `, metrics on ${values['metrics-address'] ?? '127.0.0.1'}:${manager.metricsPort}/metrics` : ''}); ` +
           `${manager.registry.all().length} cluster(s) registered. Stop with Ctrl-C.`,
       );
+      void manager.running.then(() => out(`ripple manager: leading${manager.leaseRef ? ` (Lease ${manager.leaseRef.namespace}/${manager.leaseRef.name})` : ''}`));
       const ended = await Promise.race([sig.signal, manager.done]);
       sig.dispose();
+      if (typeof ended === 'object') {
+        // Fencing, as client-go's OnStoppedLeading → Fatalf: the controllers were aborted when the renew deadline
+        // passed; give them a bounded moment to unwind, then end the process so that nothing it still holds (an
+        // in-flight reconcile, a retry timer) can write once a standby may own the Lease. The bound keeps well inside
+        // lease duration − renew deadline.
+        io.stderr.write(`ripple manager: ${ended.message}; exiting so that a supervisor restarts this replica\n`);
+        const grace = Math.min(2_000, Math.max(100, (leaseDurationMs - renewDeadlineMs) / 2));
+        await Promise.race([manager.stop(), new Promise((r) => setTimeout(r, grace).unref())]);
+        await ui?.stop();
+        client.close();
+        process.exit(ExitCode.Failed);
+      }
       await ui?.stop();
       await manager.stop();
       client.close();
-      if (typeof ended === 'object') {
-        io.stderr.write(`ripple manager: ${ended.message}; exiting so that a supervisor restarts this replica\n`);
-        return ExitCode.Failed;
-      }
       io.stderr.write(`ripple manager: stopped (${ended})\n`);
       return ended === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Ok;
     },
