@@ -23,3 +23,4 @@ export { fetchFromOci, pushChart, resolveOciTag, type OciChartRequest, type Push
 export { chartMetadata, chartConfigJSON, ociAnnotations } from './chart-config.js';
 export { fetchChart, ociChartRef, credentialsFromSecret, type ChartSpec } from './source.js';
 export type { TLSOptions } from './http.js';
+export { serveChartRepo, chartRepoIndex, chartsInDir, type ChartRepoServer, type ChartRepoServerOptions, type ServedChart } from './serve.js';
