@@ -2,23 +2,26 @@
 // managed clusters as virtual clusters on one port), installs the CRDs, registers every cluster as Sveltos does, runs
 // the control plane agentless and narrates what happens; `--demo NAME` applies a seed scenario on top, `--once` runs
 // it to the end, checks every outcome and exits.
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
+import { chartsInDir, serveChartRepo, type ChartRepoServer, type ServedChart } from '../../charts/index.js';
 import { parseLabels } from '../../clusters/index.js';
+import { loadChartFiles, packageChart } from '../../helm/index.js';
 import { DEMOS, SeedError, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
 import { errorMessage } from '../../kube/index.js';
 import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { logLevelFlag, onStopSignal } from '../runtime.js';
+import { readChartDir } from './helm.js';
 
 const DEMO_LIST = Object.values(DEMOS)
   .map((d) => `  ${d.name.padEnd(15)} ${d.title} (seed ${d.seeds.join(', ')})`)
   .join('\n');
 
 const USAGE = `Usage: ripple up [--data-dir DIR] [--port P] [--cluster NAME[:k=v,...]]... [--load-balancer NAME[=POOL]]...
-                 [--demo NAME [--seed NNN] [--once] [--timeout SECONDS]] [--log-level LEVEL]
+                 [--chart-repo DIR] [--demo NAME [--seed NNN] [--once] [--timeout SECONDS]] [--log-level LEVEL]
 
 Runs Ripple on your machine in one process: an embedded Kubernetes-compatible API server with a management cluster
 "mgmt" and the managed clusters you name (virtual clusters behind one port on 127.0.0.1), Ripple's CRDs installed,
@@ -41,6 +44,9 @@ Flags:
                             LoadBalancer get status.loadBalancer.ingress addresses from POOL (comma-separated
                             addresses, CIDRs or a.b.c.d-e.f.g.h ranges; default 192.0.2.0/24,198.51.100.0/24,
                             203.0.113.0/24)
+  --chart-repo DIR          serve DIR as a Helm chart repository on 127.0.0.1 (a free port, printed at start) while
+                            ripple up runs: index.yaml generated from DIR's *.tgz files and chart directories
+                            (packaged on the fly), for helmCharts' repositoryURL
   --demo NAME               set up and run a seed scenario (its clusters and load balancers are added for you):
 ${DEMO_LIST}
   --seed NNN                run the demo from another seed document's version of the YAML (see --demo help below)
@@ -63,6 +69,12 @@ Examples:
   ripple up --cluster edge-1:env=prod --cluster edge-2:env=dev --load-balancer mgmt
   export KUBECONFIG=$PWD/.ripple/kubeconfig && kubectl --context edge-1 get svc -A
 `;
+
+/** packageChartDir packages a chart directory like `ripple helm package`, dated by its Chart.yaml (stable digests). */
+function packageChartDir(dir: string): ServedChart {
+  const p = packageChart(loadChartFiles(readChartDir(dir)), Math.floor(statSync(resolve(dir, 'Chart.yaml')).mtimeMs / 1000));
+  return { filename: p.filename, bytes: p.bytes };
+}
 
 /** parseClusterFlag parses `NAME[:k=v,...]`. */
 export function parseClusterFlag(v: string): ClusterSpec {
@@ -157,6 +169,7 @@ export const commands: Command[] = [
         once: { type: 'boolean' },
         timeout: { type: 'string' },
         'log-level': { type: 'string' },
+        'chart-repo': { type: 'string' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const port = portFlag('port', values.port);
@@ -210,11 +223,28 @@ export const commands: Command[] = [
       out(`ripple up — data directory ${display} (state persists there; run ripple up again to resume)`);
       for (const n of notes) out(`  note: ${n}`);
 
+      const chartDirs = [...(values['chart-repo'] !== undefined ? [resolve(values['chart-repo'])] : [])];
+      if (chartDirs.length > 0 && !statSync(chartDirs[0], { throwIfNoEntry: false })?.isDirectory()) {
+        sig.dispose();
+        logFile.end();
+        return fail(ExitCode.Usage, `--chart-repo ${values['chart-repo']}: not a directory`);
+      }
+      let chartRepo: ChartRepoServer | undefined;
+      if (chartDirs.length > 0 || (demo?.charts?.length ?? 0) > 0) {
+        const warn = (m: string) => {
+          out(`  warning: chart repository: ${m}`);
+          logger.warn({ component: 'chart-repo' }, m);
+        };
+        const list = (): ServedChart[] => [...chartDirs.flatMap((d) => chartsInDir(d, packageChartDir, warn)), ...(demo?.charts ?? []).map(packageChartDir)];
+        chartRepo = await serveChartRepo({ list, warn });
+      }
+
       let env: Embedded;
       try {
         env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger });
       } catch (err) {
         sig.dispose();
+        await chartRepo?.stop();
         logFile.end();
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EADDRINUSE') return fail(ExitCode.Unavailable, `port ${port} is in use; pick another with --port or omit it for a free one`);
@@ -236,6 +266,7 @@ export const commands: Command[] = [
           const lb = lbs.has(name) ? `, load balancer ${(lbs.get(name) ?? ['default pool']).join(',')}` : '';
           out(`  ${i === 0 ? 'clusters' : '        '}     ${name.padEnd(12)} SveltosCluster ${name}/${name}${name === MGMT ? ' (the management cluster)' : ''}${labels ? `, labels ${labels}` : ''}${lb}`);
         }
+        if (chartRepo) out(`  chart repo   ${chartRepo.url} (${[...chartDirs.map((d) => relative(process.cwd(), d) || '.'), ...(demo?.charts?.length ? ['the demo’s charts'] : [])].join(' + ')}; index.yaml generated on request)`);
         out(`  control plane  agentless agents, event manager, add-on deployer — logs in ${display}/ripple.log`);
         out('');
         out('Use it with kubectl (one context per cluster):');
@@ -251,7 +282,7 @@ export const commands: Command[] = [
           const report = await runDemo(
             demo,
             { client: env.client, mgmt: MGMT },
-            { once: Boolean(values.once), write: out, seeds, filesDir: resolve(dataDir, 'demos', demo.name), displayDir: `${display}/demos/${demo.name}`, timeoutMs, signal: sig.abort.signal },
+            { once: Boolean(values.once), write: out, seeds, vars: chartRepo ? { chartRepo: chartRepo.url } : undefined, filesDir: resolve(dataDir, 'demos', demo.name), displayDir: `${display}/demos/${demo.name}`, timeoutMs, signal: sig.abort.signal },
           );
           if (values.once) {
             printReport(io, report);
@@ -264,7 +295,7 @@ export const commands: Command[] = [
           }
           out('');
           out('Explore (in another terminal, after the export above):');
-          for (const c of demo.explore) out(`  ${c}`);
+          for (const c of demo.explore) out(`  ${chartRepo ? c.replaceAll('{chartRepo}', chartRepo.url) : c}`);
         }
         out('');
         out(`Ripple is running. Ctrl-C stops it (state stays in ${display}; \`ripple up\` resumes).`);
@@ -275,6 +306,7 @@ export const commands: Command[] = [
         sig.dispose();
         await narrator.stop();
         await env.stop();
+        await chartRepo?.stop();
         out(`ripple up: stopped${code === ExitCode.Interrupted ? ' (Ctrl-C)' : ''}; state kept in ${display}`);
         await new Promise<void>((r) => logFile.end(() => r()));
       }
