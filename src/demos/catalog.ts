@@ -487,7 +487,7 @@ const helmEvent: KubeObject[] = [
     kind: 'EventTrigger',
     metadata: { name: 'webapp-on-demand' },
     spec: {
-      sourceClusterSelector: { matchLabels: { env: 'fv' } },
+      sourceClusterSelector: { matchLabels: { env: 'prod' } },
       eventSourceName: 'web-service',
       oneForEvent: false,
       helmCharts: [
@@ -512,9 +512,10 @@ const helm: Demo = {
   seeds: ['004', '003'],
   summary:
     'ripple up serves the demo’s chart webapp from a chart repository on loopback. A Service labelled app: web in\n' +
-    'cluster-a (env: fv) triggers an EventTrigger with helmCharts (oneForEvent: false): release web is installed in\n' +
+    'cluster-a (env: prod) triggers an EventTrigger with helmCharts (oneForEvent: false): release web is installed in\n' +
     'namespace web, recorded as Helm 3 records it; deleting the Service uninstalls it.',
-  clusters: [{ name: HELM_CLUSTER, labels: { env: 'fv' } }],
+  // cluster-a as the loadbalancer demo declares it, so both demos can share a data directory.
+  clusters: [{ name: HELM_CLUSTER, labels: { env: 'prod' } }],
   charts: [HELM_CHART_DIR],
   setup: [apply(MGMT, { inline: helmEvent, why: WHY_HELM })],
   steps: [

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { chartsInDir, serveChartRepo, type ChartRepoServer, type ServedChart } from '../../charts/index.js';
 import { parseLabels } from '../../clusters/index.js';
 import { loadChartFiles, packageChart } from '../../helm/index.js';
-import { DEMOS, SeedError, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
+import { DEMOS, SeedError, demoCharts, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
 import { errorMessage } from '../../kube/index.js';
 import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
@@ -70,7 +70,7 @@ Examples:
   export KUBECONFIG=$PWD/.ripple/kubeconfig && kubectl --context edge-1 get svc -A
 `;
 
-/** packageChartDir packages a chart directory like `ripple helm package`, dated by its Chart.yaml (stable digests). */
+/** packageChartDir packages a --chart-repo chart directory like `ripple helm package` (.helmignore honoured), dated by its Chart.yaml (stable digests). */
 function packageChartDir(dir: string): ServedChart {
   const p = packageChart(loadChartFiles(readChartDir(dir)), Math.floor(statSync(resolve(dir, 'Chart.yaml')).mtimeMs / 1000));
   return { filename: p.filename, bytes: p.bytes };
@@ -235,7 +235,7 @@ export const commands: Command[] = [
           out(`  warning: chart repository: ${m}`);
           logger.warn({ component: 'chart-repo' }, m);
         };
-        const list = (): ServedChart[] => [...chartDirs.flatMap((d) => chartsInDir(d, packageChartDir, warn)), ...(demo?.charts ?? []).map(packageChartDir)];
+        const list = (): ServedChart[] => [...chartDirs.flatMap((d) => chartsInDir(d, packageChartDir, warn)), ...(demo ? demoCharts(demo) : [])];
         chartRepo = await serveChartRepo({ list, warn });
       }
 
