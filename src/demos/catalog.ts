@@ -509,7 +509,7 @@ const helmEvent: KubeObject[] = [
 const helm: Demo = {
   name: 'helm',
   title: 'A Helm chart installed when a labelled Service appears, uninstalled when it goes',
-  seeds: ['004', '003'],
+  seeds: ['004'],
   summary:
     'ripple up serves the demo’s chart webapp from a chart repository on loopback. A Service labelled app: web in\n' +
     'cluster-a (env: prod) triggers an EventTrigger with helmCharts (oneForEvent: false): release web is installed in\n' +

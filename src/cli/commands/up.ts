@@ -66,6 +66,7 @@ Exit codes: 0 stopped by SIGTERM, or --once passed; 1 --once: an expected outcom
 Examples:
   ripple up --demo loadbalancer                      # watch the seed's load-balancer example happen, then explore
   ripple up --demo cross-cluster --once              # run the scenario end to end and exit with its verdict
+  ripple up --demo helm --once                       # a chart from ripple up's own repository, installed on an event
   ripple up --cluster edge-1:env=prod --cluster edge-2:env=dev --load-balancer mgmt
   export KUBECONFIG=$PWD/.ripple/kubeconfig && kubectl --context edge-1 get svc -A
 `;
