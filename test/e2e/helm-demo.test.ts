@@ -12,6 +12,7 @@ import { releaseFromSecret } from '../../src/helm/index.js';
 import { kubectlFor, startRippleUp, tempDataDir, until } from './ripple-up.js';
 
 let data: ReturnType<typeof tempDataDir>;
+let firstURL = '';
 before(() => {
   data = tempDataDir();
 });
@@ -21,7 +22,8 @@ test('ripple up --demo helm --once installs the chart on the event and uninstall
   const run = startRippleUp(data.dir, ['--demo', 'helm', '--once']);
   assert.deepEqual(await run.exited, { code: 0, signal: null }, run.stdout() + run.stderr());
   const out = run.stdout();
-  assert.match(out, /chart repo {3}http:\/\/127\.0\.0\.1:\d+ \(the demo’s charts/);
+  firstURL = out.match(/chart repo {3}(http:\/\/127\.0\.0\.1:\d+) \(the demo’s charts/)?.[1] ?? '';
+  assert.ok(firstURL, out);
   assert.match(out, /demo helm: PASSED — 2 step\(s\), 10 outcome\(s\) checked in /);
   assert.match(out, /✓ step 1: create Service default\/web \(label app: web\) in cluster-a — 5 outcome\(s\), the last after \d+(\.\d+)? m?s/);
   assert.match(out, /✓\s+\d+(\.\d+)? m?s\s+release web v1 recorded in cluster-a as Helm 3 does/);
@@ -38,6 +40,7 @@ test('exploring with --chart-repo DIR: one repository, the release readable as H
   const up = startRippleUp(data.dir, ['--demo', 'helm', '--chart-repo', charts]);
   try {
     const [, url] = await up.waitFor(/chart repo {3}(http:\/\/127\.0\.0\.1:\d+) \(my-charts \+ the demo’s charts/, { timeoutMs: 60_000 });
+    assert.equal(url, firstURL, 'a resumed run serves the repository on the same port (the URL helmCharts name)');
     await up.waitFor(/Ripple is running/, { timeoutMs: 90_000 });
     assert.match(up.stdout(), new RegExp(`curl -s ${url}/index.yaml`), 'the explore commands name the repository');
 

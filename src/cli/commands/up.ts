@@ -2,7 +2,7 @@
 // managed clusters as virtual clusters on one port), installs the CRDs, registers every cluster as Sveltos does, runs
 // the control plane agentless and narrates what happens; `--demo NAME` applies a seed scenario on top, `--once` runs
 // it to the end, checks every outcome and exits.
-import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { chartsInDir, serveChartRepo, type ChartRepoServer, type ServedChart } from '../../charts/index.js';
@@ -44,9 +44,9 @@ Flags:
                             LoadBalancer get status.loadBalancer.ingress addresses from POOL (comma-separated
                             addresses, CIDRs or a.b.c.d-e.f.g.h ranges; default 192.0.2.0/24,198.51.100.0/24,
                             203.0.113.0/24)
-  --chart-repo DIR          serve DIR as a Helm chart repository on 127.0.0.1 (a free port, printed at start) while
-                            ripple up runs: index.yaml generated from DIR's *.tgz files and chart directories
-                            (packaged on the fly), for helmCharts' repositoryURL
+  --chart-repo DIR          serve DIR as a Helm chart repository on 127.0.0.1 while ripple up runs (URL printed at
+                            start; the port of the last run when free): index.yaml generated from DIR's *.tgz files
+                            and chart directories (packaged on the fly), for helmCharts' repositoryURL
   --demo NAME               set up and run a seed scenario (its clusters and load balancers are added for you):
 ${DEMO_LIST}
   --seed NNN                run the demo from another seed document's version of the YAML (see --demo help below)
@@ -75,6 +75,17 @@ Examples:
 function packageChartDir(dir: string): ServedChart {
   const p = packageChart(loadChartFiles(readChartDir(dir)), Math.floor(statSync(resolve(dir, 'Chart.yaml')).mtimeMs / 1000));
   return { filename: p.filename, bytes: p.bytes };
+}
+
+/** lastPort is the port recorded in file by an earlier run (0: none, pick a free one). */
+function lastPort(file: string): number {
+  let n = 0;
+  try {
+    n = Number.parseInt(readFileSync(file, 'utf8'), 10);
+  } catch {
+    // first run
+  }
+  return n > 0 && n < 65536 ? n : 0;
 }
 
 /** parseClusterFlag parses `NAME[:k=v,...]`. */
@@ -237,7 +248,10 @@ export const commands: Command[] = [
           logger.warn({ component: 'chart-repo' }, m);
         };
         const list = (): ServedChart[] => [...chartDirs.flatMap((d) => chartsInDir(d, packageChartDir, warn)), ...(demo ? demoCharts(demo) : [])];
-        chartRepo = await serveChartRepo({ list, warn });
+        // The port of last time when free: helmCharts applied then name this URL, and a resumed run keeps serving it.
+        const portFile = resolve(dataDir, 'chart-repo.port');
+        chartRepo = await serveChartRepo({ list, warn, port: lastPort(portFile) }).catch(() => serveChartRepo({ list, warn }));
+        writeFileSync(portFile, `${new URL(chartRepo.url).port}\n`);
       }
 
       let env: Embedded;
