@@ -235,19 +235,19 @@ export const commands: Command[] = [
       out(`ripple up — data directory ${display} (state persists there; run ripple up again to resume)`);
       for (const n of notes) out(`  note: ${n}`);
 
-      const chartDirs = [...(values['chart-repo'] !== undefined ? [resolve(values['chart-repo'])] : [])];
-      if (chartDirs.length > 0 && !statSync(chartDirs[0], { throwIfNoEntry: false })?.isDirectory()) {
+      const chartDir = values['chart-repo'] !== undefined ? resolve(values['chart-repo']) : undefined;
+      if (chartDir !== undefined && !statSync(chartDir, { throwIfNoEntry: false })?.isDirectory()) {
         sig.dispose();
         logFile.end();
         return fail(ExitCode.Usage, `--chart-repo ${values['chart-repo']}: not a directory`);
       }
       let chartRepo: ChartRepoServer | undefined;
-      if (chartDirs.length > 0 || (demo?.charts?.length ?? 0) > 0) {
+      if (chartDir !== undefined || (demo?.charts?.length ?? 0) > 0) {
         const warn = (m: string) => {
           out(`  warning: chart repository: ${m}`);
           logger.warn({ component: 'chart-repo' }, m);
         };
-        const list = (): ServedChart[] => [...chartDirs.flatMap((d) => chartsInDir(d, packageChartDir, warn)), ...(demo ? demoCharts(demo) : [])];
+        const list = (): ServedChart[] => [...(chartDir ? chartsInDir(chartDir, packageChartDir, warn) : []), ...(demo ? demoCharts(demo) : [])];
         // The port of last time when free: helmCharts applied then name this URL, and a resumed run keeps serving it.
         const portFile = resolve(dataDir, 'chart-repo.port');
         chartRepo = await serveChartRepo({ list, warn, port: lastPort(portFile) }).catch(() => serveChartRepo({ list, warn }));
@@ -281,7 +281,7 @@ export const commands: Command[] = [
           const lb = lbs.has(name) ? `, load balancer ${(lbs.get(name) ?? ['default pool']).join(',')}` : '';
           out(`  ${i === 0 ? 'clusters' : '        '}     ${name.padEnd(12)} SveltosCluster ${name}/${name}${name === MGMT ? ' (the management cluster)' : ''}${labels ? `, labels ${labels}` : ''}${lb}`);
         }
-        if (chartRepo) out(`  chart repo   ${chartRepo.url} (${[...chartDirs.map((d) => relative(process.cwd(), d) || '.'), ...(demo?.charts?.length ? ['the demo’s charts'] : [])].join(' + ')}; index.yaml generated on request)`);
+        if (chartRepo) out(`  chart repo   ${chartRepo.url} (${[...(chartDir ? [relative(process.cwd(), chartDir) || '.'] : []), ...(demo?.charts?.length ? ['the demo’s charts'] : [])].join(' + ')}; index.yaml generated on request)`);
         out(`  control plane  agentless agents, event manager, add-on deployer — logs in ${display}/ripple.log`);
         out('');
         out('Use it with kubectl (one context per cluster):');
