@@ -24,3 +24,4 @@ export { chartMetadata, chartConfigJSON, ociAnnotations } from './chart-config.j
 export { fetchChart, ChartFetcher, ociChartRef, credentialsFromSecret, type ChartSpec, type ChartFetcherOptions } from './source.js';
 export { buildRepoIndex, serveChartRepository, type RepoArchive, type ChartRepoServer } from './repo-server.js';
 export type { TLSOptions } from './http.js';
+export { serveChartRepo, chartRepoIndex, chartsInDir, type ChartRepoServer, type ChartRepoServerOptions, type ServedChart } from './serve.js';

@@ -2,6 +2,7 @@
 // where, the user actions, and the outcomes each must produce. Expected values come from the seeds' example outputs
 // wherever the seed shows one (`like`), so a demo checks that Ripple produces what the document says Sveltos does.
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { loadBalancerAddresses } from '../manager/index.js';
 import type { KubeObject } from '../kube/index.js';
 import { HTTPROUTE_CRD } from './gateway-api.js';
@@ -462,9 +463,124 @@ const httpRoute: Demo = {
   ],
 };
 
+// ------------------------------------------------------------------------------------------------------------------
+// helm — a Helm chart installed on an event and uninstalled when the event goes (the seeds' oneForEvent: false
+// helmCharts example, with a chart the demo serves itself instead of Kyverno's, so it runs offline)
+
+const HELM_CLUSTER = 'cluster-a';
+const HELM_CHART_DIR = join(import.meta.dirname, 'charts', 'webapp');
+const WEB_SVC = { ...SVC, namespace: 'default', name: 'web' };
+const RELEASE_SECRET = { apiVersion: 'v1', kind: 'Secret', namespace: 'web', name: 'sh.helm.release.v1.web.v1' };
+const CHART_CONFIG = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'web', name: 'web-config' };
+const CHART_SERVICE = { ...SVC, namespace: 'web', name: 'web-webapp' };
+const WHY_HELM = 'the seeds’ helmCharts example (oneForEvent: false) with the demo’s own chart instead of Kyverno’s';
+
+const helmEvent: KubeObject[] = [
+  {
+    apiVersion: 'lib.projectsveltos.io/v1beta1',
+    kind: 'EventSource',
+    metadata: { name: 'web-service' },
+    spec: { collectResources: false, resourceSelectors: [{ group: '', version: 'v1', kind: 'Service', labelFilters: [{ key: 'app', operation: 'Equal', value: 'web' }] }] },
+  },
+  {
+    apiVersion: 'lib.projectsveltos.io/v1beta1',
+    kind: 'EventTrigger',
+    metadata: { name: 'webapp-on-demand' },
+    spec: {
+      sourceClusterSelector: { matchLabels: { env: 'prod' } },
+      eventSourceName: 'web-service',
+      oneForEvent: false,
+      helmCharts: [
+        {
+          repositoryURL: '{chartRepo}',
+          repositoryName: 'ripple-demo',
+          chartName: 'ripple-demo/webapp',
+          chartVersion: '0.1.0',
+          releaseName: 'web',
+          releaseNamespace: 'web',
+          helmChartAction: 'Install',
+          values: 'message: deployed by Ripple to {{ .Cluster.metadata.name }}\n',
+        },
+      ],
+    },
+  },
+];
+
+const helm: Demo = {
+  name: 'helm',
+  title: 'A Helm chart installed when a labelled Service appears, uninstalled when it goes',
+  seeds: ['004'],
+  summary:
+    'ripple up serves the demo’s chart webapp from a chart repository on loopback. A Service labelled app: web in\n' +
+    'cluster-a (env: prod) triggers an EventTrigger with helmCharts (oneForEvent: false): release web is installed in\n' +
+    'namespace web, recorded as Helm 3 records it; deleting the Service uninstalls it.',
+  // cluster-a as the loadbalancer demo declares it, so both demos can share a data directory.
+  clusters: [{ name: HELM_CLUSTER, labels: { env: 'prod' } }],
+  charts: [HELM_CHART_DIR],
+  setup: [apply(MGMT, { inline: helmEvent, why: WHY_HELM })],
+  steps: [
+    {
+      title: 'create Service default/web (label app: web) in cluster-a',
+      explore: true,
+      actions: [
+        apply(HELM_CLUSTER, {
+          inline: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }] } }],
+          why: 'the event: a Service labelled app: web',
+        }),
+      ],
+      expect: [
+        reportLists('web-service', HELM_CLUSTER, ['default/web']),
+        generatedProfile('webapp-on-demand', HELM_CLUSTER, ''),
+        {
+          what: 'release web v1 recorded in cluster-a as Helm 3 does (Secret sh.helm.release.v1.web.v1, status=deployed)',
+          cluster: HELM_CLUSTER,
+          find: RELEASE_SECRET,
+          check: ([s]) => {
+            if (!s) return 'no release Secret yet';
+            const l = s.metadata.labels ?? {};
+            const type = (s as KubeObject & { type?: string }).type;
+            if (type !== 'helm.sh/release.v1') return `type ${type}`;
+            return l.status === 'deployed' && l.owner === 'helm' && l.name === 'web' && l.version === '1' ? undefined : `labels ${JSON.stringify(l)}`;
+          },
+        },
+        {
+          what: 'the chart’s ConfigMap web/web-config deployed with the values rendered for cluster-a',
+          cluster: HELM_CLUSTER,
+          find: CHART_CONFIG,
+          check: ([c]) => {
+            const data = (c as KubeObject & { data?: Record<string, string> } | undefined)?.data;
+            if (!c) return 'not deployed yet';
+            if (c.metadata.annotations?.['meta.helm.sh/release-name'] !== 'web') return `annotations ${JSON.stringify(c.metadata.annotations)}`;
+            return data?.message === `deployed by Ripple to ${HELM_CLUSTER}` && data.chart === 'webapp-0.1.0' ? undefined : `data ${JSON.stringify(data)}`;
+          },
+        },
+        { what: 'the chart’s Service web/web-webapp deployed', cluster: HELM_CLUSTER, find: CHART_SERVICE },
+      ],
+    },
+    {
+      title: 'delete Service default/web in cluster-a',
+      actions: [del(HELM_CLUSTER, WEB_SVC)],
+      expect: [
+        reportLists('web-service', HELM_CLUSTER, []),
+        generatedProfile('webapp-on-demand', HELM_CLUSTER, '', true),
+        { what: 'release web uninstalled: its Secret removed from cluster-a', cluster: HELM_CLUSTER, find: RELEASE_SECRET, absent: true },
+        { what: 'ConfigMap web/web-config removed', cluster: HELM_CLUSTER, find: CHART_CONFIG, absent: true },
+        { what: 'Service web/web-webapp removed', cluster: HELM_CLUSTER, find: CHART_SERVICE, absent: true },
+      ],
+    },
+  ],
+  explore: [
+    'curl -s {chartRepo}/index.yaml                                     # the chart repository ripple up serves',
+    'kubectl --context cluster-a -n web get secrets,configmaps,services  # the release record and the chart’s objects',
+    'kubectl --context mgmt -n cluster-a get clustersummaries -o yaml    # featureSummaries Helm, helmReleaseSummaries',
+    'kubectl --context cluster-a -n default delete service web           # the release is uninstalled',
+  ],
+  notes: ['Like the seeds’ Kyverno example, one release for all matching Services (oneForEvent: false); the chart comes from the demo’s own repository, so no network is needed.'],
+};
+
 /** DEMOS lists every demo by name. */
 export const DEMOS: Readonly<Record<string, Demo>> = Object.fromEntries(
-  [loadbalancer, crossCluster, networkPolicy, ingress, httpRoute].map((d) => [d.name, d]),
+  [loadbalancer, crossCluster, networkPolicy, ingress, httpRoute, helm].map((d) => [d.name, d]),
 );
 
 /** demoVariant returns the demo as run from another seed document (setup and steps of the variant). */

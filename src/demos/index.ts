@@ -2,6 +2,7 @@
 // expected outcomes) plus a runner that applies them like a user with kubectl and checks each outcome with its
 // latency, and diagnostics for when an outcome does not happen.
 export { DEMOS, demoVariant } from './catalog.js';
+export { demoCharts } from './charts.js';
 export { HTTPROUTE_CRD } from './gateway-api.js';
 export { diagnose } from './diagnose.js';
 export { formatMs, runDemo, subsetDiff, type DemoEnv, type DemoReport, type OutcomeResult, type RunOptions, type StepResult } from './runner.js';

@@ -33,6 +33,8 @@ export interface RunOptions {
   /** How long one outcome may take (default 30 s). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Values for `{NAME}` placeholders in inline objects (e.g. chartRepo: the URL of the demo's chart repository). */
+  vars?: Record<string, string>;
 }
 
 /** OutcomeResult is one checked expectation. */
@@ -169,7 +171,8 @@ class Runner {
       const docs = pickSeed(this.o.seeds, src.seed);
       return { objects: docs.map((d) => d.object), source: `${seedRefText(src.seed)} (${docs[0].document})`, texts: docs.map((d) => d.text) };
     }
-    return { objects: src.inline.map((x) => structuredClone(x)), source: `written for the demo: ${src.why}`, texts: src.inline.map((x) => stringify(x)) };
+    const objects = src.inline.map((x) => substitute(structuredClone(x), this.o.vars ?? {}));
+    return { objects, source: `written for the demo: ${src.why}`, texts: objects.map((x) => stringify(x)) };
   }
 
   /** commandOf is the kubectl command doing what an action does. */
@@ -331,6 +334,14 @@ export function subsetDiff(expected: unknown, actual: unknown, path: string): st
     return undefined;
   }
   return expected === actual ? undefined : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+}
+
+/** substitute replaces `{NAME}` in every string of v by vars[NAME] (unknown names are left as they are). */
+export function substitute<T>(v: T, vars: Record<string, string>): T {
+  if (typeof v === 'string') return v.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (m, k: string) => (Object.hasOwn(vars, k) ? vars[k] : m)) as T;
+  if (Array.isArray(v)) return v.map((x) => substitute(x, vars)) as T;
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, vars)])) as T;
+  return v;
 }
 
 /** formatMs prints a latency: `12 ms`, `1.23 s`. */

@@ -76,6 +76,11 @@ export interface Demo {
   summary: string;
   clusters: DemoCluster[];
   loadBalancers?: { cluster: string; pool?: string[] }[];
+  /**
+   * Chart directories the demo ships: `ripple up` serves them from its own chart repository on loopback, and
+   * `{chartRepo}` in the demo's inline objects and explore commands becomes that repository's URL.
+   */
+  charts?: string[];
   /** Applied before the steps (the management cluster's configuration, CRDs a cluster needs). */
   setup: Action[];
   steps: Step[];

@@ -6,12 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { DEMOS, loadSeedDocs, runDemo } from '../../src/demos/index.js';
+import { serveChartRepo } from '../../src/charts/index.js';
+import { DEMOS, demoCharts, loadSeedDocs, runDemo } from '../../src/demos/index.js';
 import { MGMT, startEmbedded, startNarrator, type ClusterSpec } from '../../src/manager/index.js';
 
 const QUIET_WINDOW_MS = 3000;
 
-for (const names of [['loadbalancer'], Object.keys(DEMOS)]) {
+for (const names of [['loadbalancer'], ['helm'], Object.keys(DEMOS)]) {
   test(`a settled ripple up with ${names.length === 1 ? `the ${names[0]} demo` : 'every demo'} applied sends no requests`, { timeout: 180_000 }, () => settledSendsNothing(names));
 }
 
@@ -24,11 +25,13 @@ async function settledSendsNothing(names: string[]): Promise<void> {
   const env = await startEmbedded({ dataDir: dir, port: 0, clusters: [...clusters.values()], loadBalancers });
   // ripple up narrates from informers of its own (they once waited for a kind in a reconnect loop).
   const narrator = startNarrator({ informers: env.manager.informers, registry: env.manager.registry, write: () => {} });
+  // The chart repository ripple up serves for demos that ship charts (helm).
+  const charts = await serveChartRepo({ list: () => demos.flatMap(demoCharts) });
   try {
     const seeds = loadSeedDocs();
     for (const demo of demos) {
       // As `ripple up --demo NAME` leaves it: the setup and the steps a user explores from.
-      const report = await runDemo(demo, { client: env.client, mgmt: MGMT }, { once: false, write: () => {}, seeds, timeoutMs: 30_000 });
+      const report = await runDemo(demo, { client: env.client, mgmt: MGMT }, { once: false, write: () => {}, seeds, timeoutMs: 30_000, vars: { chartRepo: charts.url } });
       assert.ok(report.ok, `demo ${demo.name}: ${report.failure?.what}: ${report.failure?.detail}`);
     }
     // Settled: wait until a whole window passes without a request (bounded: a busy loop never settles).
@@ -55,6 +58,7 @@ async function settledSendsNothing(names: string[]): Promise<void> {
   } finally {
     await narrator.stop();
     await env.stop();
+    await charts.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

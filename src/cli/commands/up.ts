@@ -2,24 +2,28 @@
 // managed clusters as virtual clusters on one port), installs the CRDs, registers every cluster as Sveltos does, runs
 // the control plane agentless and narrates what happens; `--demo NAME` applies a seed scenario on top, `--once` runs
 // it to the end, checks every outcome and exits.
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
+import { chartsInDir, serveChartRepo, type ChartRepoServer, type ServedChart } from '../../charts/index.js';
 import { parseLabels } from '../../clusters/index.js';
-import { DEMOS, SeedError, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
+import { loadChartFiles, packageChart } from '../../helm/index.js';
+import { DEMOS, SeedError, demoCharts, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
 import { errorMessage } from '../../kube/index.js';
 import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
 import { startUi, type UiServer } from '../../ui/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { logLevelFlag, onStopSignal } from '../runtime.js';
+import { readChartDir } from './helm.js';
 
 const DEMO_LIST = Object.values(DEMOS)
   .map((d) => `  ${d.name.padEnd(15)} ${d.title} (seed ${d.seeds.join(', ')})`)
   .join('\n');
 
 const USAGE = `Usage: ripple up [--data-dir DIR] [--port P] [--cluster NAME[:k=v,...]]... [--load-balancer NAME[=POOL]]...
-                 [--demo NAME [--seed NNN] [--once] [--timeout SECONDS]] [--ui-port P | --no-ui] [--log-level LEVEL]
+                 [--chart-repo DIR] [--demo NAME [--seed NNN] [--once] [--timeout SECONDS]] [--ui-port P | --no-ui]
+                 [--log-level LEVEL]
 
 Runs Ripple on your machine in one process: an embedded Kubernetes-compatible API server with a management cluster
 "mgmt" and the managed clusters you name (virtual clusters behind one port on 127.0.0.1), Ripple's CRDs installed,
@@ -42,6 +46,9 @@ Flags:
                             LoadBalancer get status.loadBalancer.ingress addresses from POOL (comma-separated
                             addresses, CIDRs or a.b.c.d-e.f.g.h ranges; default 192.0.2.0/24,198.51.100.0/24,
                             203.0.113.0/24)
+  --chart-repo DIR          serve DIR as a Helm chart repository on 127.0.0.1 while ripple up runs (URL printed at
+                            start; the port of the last run when free): index.yaml generated from DIR's *.tgz files
+                            and chart directories (packaged on the fly), for helmCharts' repositoryURL
   --demo NAME               set up and run a seed scenario (its clusters and load balancers are added for you):
 ${DEMO_LIST}
   --seed NNN                run the demo from another seed document's version of the YAML (see --demo help below)
@@ -64,9 +71,27 @@ Exit codes: 0 stopped by SIGTERM, or --once passed; 1 --once: an expected outcom
 Examples:
   ripple up --demo loadbalancer                      # watch the seed's load-balancer example happen, then explore
   ripple up --demo cross-cluster --once              # run the scenario end to end and exit with its verdict
+  ripple up --demo helm --once                       # a chart from ripple up's own repository, installed on an event
   ripple up --cluster edge-1:env=prod --cluster edge-2:env=dev --load-balancer mgmt
   export KUBECONFIG=$PWD/.ripple/kubeconfig && kubectl --context edge-1 get svc -A
 `;
+
+/** packageChartDir packages a --chart-repo chart directory like `ripple helm package` (.helmignore honoured), dated by its Chart.yaml (stable digests). */
+function packageChartDir(dir: string): ServedChart {
+  const p = packageChart(loadChartFiles(readChartDir(dir)), Math.floor(statSync(resolve(dir, 'Chart.yaml')).mtimeMs / 1000));
+  return { filename: p.filename, bytes: p.bytes };
+}
+
+/** lastPort is the port recorded in file by an earlier run (0: none, pick a free one). */
+function lastPort(file: string): number {
+  let n = 0;
+  try {
+    n = Number.parseInt(readFileSync(file, 'utf8'), 10);
+  } catch {
+    // first run
+  }
+  return n > 0 && n < 65536 ? n : 0;
+}
 
 /** parseClusterFlag parses `NAME[:k=v,...]`. */
 export function parseClusterFlag(v: string): ClusterSpec {
@@ -163,6 +188,7 @@ export const commands: Command[] = [
         'log-level': { type: 'string' },
         'ui-port': { type: 'string' },
         'no-ui': { type: 'boolean' },
+        'chart-repo': { type: 'string' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const port = portFlag('port', values.port);
@@ -218,11 +244,31 @@ export const commands: Command[] = [
       out(`ripple up — data directory ${display} (state persists there; run ripple up again to resume)`);
       for (const n of notes) out(`  note: ${n}`);
 
+      const chartDir = values['chart-repo'] !== undefined ? resolve(values['chart-repo']) : undefined;
+      if (chartDir !== undefined && !statSync(chartDir, { throwIfNoEntry: false })?.isDirectory()) {
+        sig.dispose();
+        logFile.end();
+        return fail(ExitCode.Usage, `--chart-repo ${values['chart-repo']}: not a directory`);
+      }
+      let chartRepo: ChartRepoServer | undefined;
+      if (chartDir !== undefined || (demo?.charts?.length ?? 0) > 0) {
+        const warn = (m: string) => {
+          out(`  warning: chart repository: ${m}`);
+          logger.warn({ component: 'chart-repo' }, m);
+        };
+        const list = (): ServedChart[] => [...(chartDir ? chartsInDir(chartDir, packageChartDir, warn) : []), ...(demo ? demoCharts(demo) : [])];
+        // The port of last time when free: helmCharts applied then name this URL, and a resumed run keeps serving it.
+        const portFile = resolve(dataDir, 'chart-repo.port');
+        chartRepo = await serveChartRepo({ list, warn, port: lastPort(portFile) }).catch(() => serveChartRepo({ list, warn }));
+        writeFileSync(portFile, `${new URL(chartRepo.url).port}\n`);
+      }
+
       let env: Embedded;
       try {
         env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger });
       } catch (err) {
         sig.dispose();
+        await chartRepo?.stop();
         logFile.end();
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EADDRINUSE') return fail(ExitCode.Unavailable, `port ${port} is in use; pick another with --port or omit it for a free one`);
@@ -254,6 +300,7 @@ export const commands: Command[] = [
           const lb = lbs.has(name) ? `, load balancer ${(lbs.get(name) ?? ['default pool']).join(',')}` : '';
           out(`  ${i === 0 ? 'clusters' : '        '}     ${name.padEnd(12)} SveltosCluster ${name}/${name}${name === MGMT ? ' (the management cluster)' : ''}${labels ? `, labels ${labels}` : ''}${lb}`);
         }
+        if (chartRepo) out(`  chart repo   ${chartRepo.url} (${[...(chartDir ? [relative(process.cwd(), chartDir) || '.'] : []), ...(demo?.charts?.length ? ['the demo’s charts'] : [])].join(' + ')}; index.yaml generated on request)`);
         out(`  control plane  agentless agents, event manager, add-on deployer — logs in ${display}/ripple.log`);
         if (ui) out(`  dashboard    ${ui.url} (read-only; live)`);
         out('');
@@ -270,7 +317,7 @@ export const commands: Command[] = [
           const report = await runDemo(
             demo,
             { client: env.client, mgmt: MGMT },
-            { once: Boolean(values.once), write: out, seeds, filesDir: resolve(dataDir, 'demos', demo.name), displayDir: `${display}/demos/${demo.name}`, timeoutMs, signal: sig.abort.signal },
+            { once: Boolean(values.once), write: out, seeds, vars: chartRepo ? { chartRepo: chartRepo.url } : undefined, filesDir: resolve(dataDir, 'demos', demo.name), displayDir: `${display}/demos/${demo.name}`, timeoutMs, signal: sig.abort.signal },
           );
           if (values.once) {
             printReport(io, report);
@@ -283,7 +330,7 @@ export const commands: Command[] = [
           }
           out('');
           out('Explore (in another terminal, after the export above):');
-          for (const c of demo.explore) out(`  ${c}`);
+          for (const c of demo.explore) out(`  ${chartRepo ? c.replaceAll('{chartRepo}', chartRepo.url) : c}`);
         }
         out('');
         out(`Ripple is running. Ctrl-C stops it (state stays in ${display}; \`ripple up\` resumes).`);
@@ -295,6 +342,7 @@ export const commands: Command[] = [
         await ui?.stop();
         await narrator.stop();
         await env.stop();
+        await chartRepo?.stop();
         out(`ripple up: stopped${code === ExitCode.Interrupted ? ' (Ctrl-C)' : ''}; state kept in ${display}`);
         await new Promise<void>((r) => logFile.end(() => r()));
       }
