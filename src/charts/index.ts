@@ -22,6 +22,5 @@ export {
 export { fetchFromOci, pushChart, resolveOciTag, type OciChartRequest, type PushResult } from './oci-source.js';
 export { chartMetadata, chartConfigJSON, ociAnnotations } from './chart-config.js';
 export { fetchChart, ChartFetcher, ociChartRef, credentialsFromSecret, type ChartSpec, type ChartFetcherOptions } from './source.js';
-export { buildRepoIndex, serveChartRepository, type RepoArchive, type ChartRepoServer } from './repo-server.js';
 export type { TLSOptions } from './http.js';
 export { serveChartRepo, chartRepoIndex, chartsInDir, type ChartRepoServer, type ChartRepoServerOptions, type ServedChart } from './serve.js';
