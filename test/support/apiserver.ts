@@ -27,7 +27,8 @@ export async function startTestApiServer(
   const dir = mkdtempSync(join(tmpdir(), 'ripple-apiserver-'));
   const clusters = o.clusters ?? ['test'];
   // The default durability: acknowledged writes survive a killed process.
-  const server = await startApiServer({ dataDir: dir, port: 0, clusters, loadBalancer: o.loadBalancer, durability: 'process', watchWindow: o.watchWindow, watchWindowBytes: o.watchWindowBytes });
+  // plainHttp: the raw-body tests speak plain HTTP (no CA handling in fetch).
+  const server = await startApiServer({ dataDir: dir, port: 0, clusters, loadBalancer: o.loadBalancer, durability: 'process', watchWindow: o.watchWindow, watchWindowBytes: o.watchWindowBytes, plainHttp: true });
   const first = clusters[0] ?? 'test';
   return {
     server,

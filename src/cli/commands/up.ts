@@ -2,11 +2,12 @@
 // managed clusters as virtual clusters on one port), installs the CRDs, registers every cluster as Sveltos does, runs
 // the control plane agentless and narrates what happens; `--demo NAME` applies a seed scenario on top, `--once` runs
 // it to the end, checks every outcome and exits.
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseLabels } from '../../clusters/index.js';
 import { DEMOS, SeedError, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
+import { DATA_FILE_MODE, prepareDataDir } from '../../apiserver/index.js';
 import { errorMessage } from '../../kube/index.js';
 import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
@@ -197,14 +198,20 @@ export const commands: Command[] = [
         }
       }
       let logFile: WriteStream;
+      let dataDirWarnings: string[] = [];
       try {
-        mkdirSync(dataDir, { recursive: true });
-        logFile = createWriteStream(resolve(dataDir, 'ripple.log'), { flags: 'a' });
+        // 0700 directory, 0600 log from its first byte (the log names clusters and objects; the directory holds tokens).
+        dataDirWarnings = prepareDataDir(dataDir, ['ripple.log']);
+        logFile = createWriteStream(resolve(dataDir, 'ripple.log'), { flags: 'a', mode: DATA_FILE_MODE });
         await new Promise<void>((res, rej) => logFile.once('open', () => res()).once('error', rej));
       } catch (err) {
         return fail(ExitCode.BadInput, `cannot use data directory ${display}: ${errorMessage(err)}`);
       }
       const logger: Logger = createLogger({ level: level ?? 'info', destination: teeStream(logFile, level ? io.stderr : undefined), name: 'ripple-up' });
+      for (const w of dataDirWarnings) {
+        logger.warn(w);
+        io.stderr.write(`ripple up: warning: ${w}\n`);
+      }
       const sig = onStopSignal();
       const out = (s: string) => io.stdout.write(`${s}\n`);
       out(`ripple up — data directory ${display} (state persists there; run ripple up again to resume)`);
@@ -230,7 +237,7 @@ export const commands: Command[] = [
         const served = env.server.clusters();
         const labelsOf = new Map(env.manager.registry.all().map((c) => [c.ref.name, c.labels]));
         const lbs = new Map(loadBalancers.map((l) => [l.cluster, l.pool]));
-        out(`  API server   ${env.server.url} (virtual clusters under /clusters/NAME; plain HTTP on the same port)`);
+        out(`  API server   ${env.server.url} (virtual clusters under /clusters/NAME; HTTPS only)`);
         for (const [i, name] of served.entries()) {
           const labels = labelText(Object.fromEntries(Object.entries(labelsOf.get(name) ?? {}).filter(([k]) => !k.startsWith('projectsveltos.io/'))));
           const lb = lbs.has(name) ? `, load balancer ${(lbs.get(name) ?? ['default pool']).join(',')}` : '';
