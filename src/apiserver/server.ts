@@ -9,7 +9,7 @@ import { DEFAULT_CIPHERS } from 'node:tls';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { generateServingCertificate, type ServingCertificate } from './certificate.js';
 import { join } from 'node:path';
-import { Cluster, type Logger, type ServerContext } from './cluster.js';
+import { Cluster, DEFAULT_CLUSTER_LIMITS, type ClusterLimits, type Logger, type ServerContext } from './cluster.js';
 import { Controllers } from './controllers.js';
 import { CRD_STORAGE, watchCrds } from './crd.js';
 import { DATA_FILE_MODE, prepareDataDir } from './data-dir.js';
@@ -46,6 +46,8 @@ export interface ApiServerOptions {
   /** Also serve plain HTTP on the port (default false: a plain request gets 400, as Go's TLS servers answer, and no
    * data; bearer tokens must not cross even loopback in clear text). Tests that check raw bodies switch it on. */
   plainHttp?: boolean;
+  /** Per-virtual-cluster limits (objects, bytes, request bodies, nesting); unset ones keep DEFAULT_CLUSTER_LIMITS. */
+  limits?: Partial<ClusterLimits>;
 }
 
 /** ClusterInfo is how a client reaches one virtual cluster. */
@@ -146,6 +148,7 @@ class EmbeddedApiServer implements ApiServer {
     watchWindow: number,
     watchWindowBytes: number | undefined,
     private readonly plainHttp: boolean,
+    limits: ClusterLimits,
   ) {
     this.kubeconfigPath = join(dataDir, 'kubeconfig');
     const tls = loadOrCreateCertificate(dataDir);
@@ -160,6 +163,7 @@ class EmbeddedApiServer implements ApiServer {
       logger,
       watchWindow,
       watchWindowBytes,
+      limits,
     };
   }
 
@@ -464,7 +468,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   // state.db exists (0600) before SQLite opens it: its WAL and SHM inherit that mode.
   for (const w of prepareDataDir(o.dataDir, ['state.db'])) logger.warn({ dataDir: o.dataDir }, w);
   const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'process');
-  const server = new EmbeddedApiServer(o.dataDir, store, logger, o.watchWindow ?? 10_000, o.watchWindowBytes, o.plainHttp ?? false);
+  const server = new EmbeddedApiServer(o.dataDir, store, logger, o.watchWindow ?? 10_000, o.watchWindowBytes, o.plainHttp ?? false, { ...DEFAULT_CLUSTER_LIMITS, ...o.limits });
   try {
     server.load();
     await server.listen(o.port);
