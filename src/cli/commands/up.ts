@@ -7,7 +7,7 @@ import { relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseLabels } from '../../clusters/index.js';
 import { DEMOS, SeedError, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
-import { DATA_FILE_MODE, prepareDataDir } from '../../apiserver/index.js';
+import { DATA_FILE_MODE, prepareDataDir, type ClusterLimits } from '../../apiserver/index.js';
 import { errorMessage } from '../../kube/index.js';
 import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
@@ -50,6 +50,9 @@ ${DEMO_LIST}
   --timeout SECONDS         with --once: how long each outcome may take (default 30)
   --log-level LEVEL         error, warn, info or debug: logs go to stderr at that level (always also to
                             DIR/ripple.log, at info by default)
+  --limit NAME=N            a per-virtual-cluster limit of the API server (repeatable): objects (default 50000),
+                            bytes of stored JSON (268435456), object-bytes (1572864), body-bytes (3145728),
+                            nesting (1000); beyond them writes get 403/413/400 as kube-apiserver answers
 
 Demo variants (--seed): cross-cluster 002 (the blog post's EventBasedAddOn); network-policy, ingress and
 httproute 003 (the newer revision of the event framework page, recovered from flattened text).
@@ -142,6 +145,28 @@ function printReport(io: CommandIO, r: DemoReport): void {
   }
 }
 
+const LIMIT_FLAGS: Record<string, keyof ClusterLimits> = {
+  objects: 'maxObjects',
+  bytes: 'maxBytes',
+  'object-bytes': 'maxObjectBytes',
+  'body-bytes': 'maxRequestBodyBytes',
+  nesting: 'maxNestingDepth',
+};
+
+// parseLimitFlags reads --limit NAME=N flags into the API server's per-cluster limits.
+function parseLimitFlags(flags: string[]): Partial<ClusterLimits> {
+  const out: Partial<ClusterLimits> = {};
+  for (const f of flags) {
+    const i = f.indexOf('=');
+    const key = LIMIT_FLAGS[i < 0 ? f : f.slice(0, i)];
+    if (!key) throw new UsageError(`--limit ${f}: NAME must be one of ${Object.keys(LIMIT_FLAGS).join(', ')}`);
+    const n = Number(f.slice(i + 1));
+    if (i < 0 || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--limit ${f}: give a positive whole number, e.g. --limit objects=1000`);
+    out[key] = n;
+  }
+  return out;
+}
+
 export const commands: Command[] = [
   {
     path: ['up'],
@@ -153,6 +178,7 @@ export const commands: Command[] = [
         port: { type: 'string' },
         cluster: { type: 'string', multiple: true },
         'load-balancer': { type: 'string', multiple: true },
+        limit: { type: 'string', multiple: true },
         demo: { type: 'string' },
         seed: { type: 'string' },
         once: { type: 'boolean' },
@@ -180,6 +206,7 @@ export const commands: Command[] = [
       const notes: string[] = [];
       const clusters = mergeClusters((values.cluster ?? []).map(parseClusterFlag), demo, notes);
       const loadBalancers = [...(values['load-balancer'] ?? []).map(parseLoadBalancerFlag), ...(demo?.loadBalancers ?? [])];
+      const limits = parseLimitFlags(values.limit ?? []);
 
       const dataDir = resolve(values['data-dir'] ?? '.ripple');
       const shown = relative(process.cwd(), dataDir) || '.';
@@ -219,7 +246,7 @@ export const commands: Command[] = [
 
       let env: Embedded;
       try {
-        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger });
+        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger, limits });
       } catch (err) {
         sig.dispose();
         logFile.end();
