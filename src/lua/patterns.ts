@@ -3,8 +3,11 @@
 // pattern like ("a"):rep(30) .. "b" against ".-.-.-.-.-c" runs for minutes inside one C call, where no count hook
 // fires. Here every step of the matcher is a Lua instruction, so the budget stops it like any other loop.
 //
-// Patterns that cannot backtrack (no quantifier, no %b, no back-reference) keep using the C functions: each start
-// position costs at most the pattern's length, so they stay linear and fast. Everything else runs here.
+// The C functions still run whenever their worst case is small: backtracking costs at most about
+// m × (n+1)^(q+u) × 2^o steps for a pattern of length m with q unbounded items (*, +, -, %b, back-references) and o
+// optional ones (?), on a subject of length n, u = 1 unless the pattern is anchored (each start position is tried).
+// When that bound is under a million steps (a few milliseconds of C) the call goes to C; otherwise here, where the
+// budget applies. Names, labels and short values with a couple of quantifiers stay on the fast path.
 //
 // Ported from Lua 5.4's lstrlib.c (match, max_expand, min_expand, classEnd, matchbracketclass, str_find_aux,
 // gmatch_aux, add_value), with its error messages.
@@ -31,9 +34,49 @@ do
   end
   local CAP_UNFINISHED, CAP_POSITION = -1, -2
 
-  -- A pattern without quantifiers, %b or back-references matches in time linear in the subject with the C matcher.
-  local function linear(p)
-    return not patterns_all_lua and not cfind(p, "[%*%+%-%?]") and not cfind(p, "%%[b1-9]")
+  -- shape(p): unbounded items, optional items and whether p is anchored, cached per pattern (bounded cache).
+  local C_STEPS = 1e6
+  local shapes, nshapes = {}, 0
+  local function shape(p)
+    local sh = shapes[p]
+    if sh then return sh end
+    local q, o, i, m = 0, 0, 1, #p
+    if byte(p, 1) == 94 then i = 2 end
+    while i <= m do
+      local c = byte(p, i)
+      if c == 37 then -- %
+        local d = byte(p, i + 1)
+        if d == 98 then q = q + 1; i = i + 4 -- %bxy
+        elseif d and d >= 49 and d <= 57 then q = q + 1; i = i + 2 -- %1-%9
+        elseif d == 102 then i = i + 2 -- %f, its [set] follows
+        else i = i + 2 end
+      elseif c == 91 then -- [set]
+        i = i + 1
+        if byte(p, i) == 94 then i = i + 1 end
+        repeat
+          local cc = byte(p, i)
+          if cc == nil then q = 1e9; break end -- malformed: let the matcher say so
+          i = i + ((cc == 37) and 2 or 1)
+        until byte(p, i) == 93
+        i = i + 1
+      elseif c == 42 or c == 43 or c == 45 then q = q + 1; i = i + 1
+      elseif c == 63 then o = o + 1; i = i + 1
+      else i = i + 1 end
+    end
+    sh = { q = q, o = o, m = m, anchored = byte(p, 1) == 94 }
+    if nshapes >= 256 then shapes, nshapes = {}, 0 end
+    shapes[p] = sh
+    nshapes = nshapes + 1
+    return sh
+  end
+
+  -- cheap: the C matcher's worst case on a subject of length n is small (see the header); honour_anchor is false for
+  -- gmatch, which tries every position whatever the pattern starts with.
+  local function cheap(p, n, honour_anchor)
+    if patterns_all_lua then return false end
+    local sh = shape(p)
+    local e = sh.q + ((sh.anchored and honour_anchor) and 0 or 1)
+    return sh.m * (n + 1) ^ e * 2 ^ sh.o <= C_STEPS
   end
 
   -- ctype over bytes, C locale (lstrlib uses isalpha & co.).
@@ -353,7 +396,7 @@ do
     p = checkstr(p, 2, fname)
     init = posrelat(checkint(init, 3, fname, 1), #s)
     if init > #s + 1 then return nil end
-    if (find and plain) or linear(p) then
+    if (find and plain) or cheap(p, #s - init + 1, true) then
       if find then return cfind(s, p, init, plain) end
       return cmatch(s, p, init)
     end
@@ -380,7 +423,7 @@ do
   local function lgmatch(s, p, init)
     s = checkstr(s, 1, "gmatch")
     p = checkstr(p, 2, "gmatch")
-    if linear(p) then return cgmatch(s, p, init) end
+    if cheap(p, #s, false) then return cgmatch(s, p, init) end
     local ls = #s
     init = posrelat(checkint(init, 3, "gmatch", 1), ls)
     if init > ls + 1 then init = ls + 2 end
@@ -456,7 +499,7 @@ do
     if tr ~= "string" and tr ~= "table" and tr ~= "function" then
       perr("bad argument #3 to 'gsub' (string/function/table expected, got " .. (repl == nil and "no value" or tr) .. ")")
     end
-    if linear(p) then return cgsub(s, p, repl, max_n) end
+    if cheap(p, #s, true) then return cgsub(s, p, repl, max_n) end
     max_n = checkint(max_n, 4, "gsub", #s + 1)
     local anchor = byte(p, 1) == 94
     local pstart = anchor and 2 or 1
@@ -482,8 +525,20 @@ do
     return concat(out), n
   end
 
-  stringlib.find = function(...) return reraise(pcall(lfind, ...)) end
-  stringlib.match = function(...) return reraise(pcall(lmatch, ...)) end
+  -- The common call (string subject and pattern, cheap in C) goes straight to C; anything else through the checks.
+  local mtype = math.type
+  stringlib.find = function(s, p, init, plain, ...)
+    if type(s) == "string" and type(p) == "string" and (init == nil or mtype(init) == "integer") and (plain or cheap(p, #s, true)) then
+      return cfind(s, p, init, plain, ...)
+    end
+    return reraise(pcall(lfind, s, p, init, plain, ...))
+  end
+  stringlib.match = function(s, p, init, ...)
+    if type(s) == "string" and type(p) == "string" and (init == nil or mtype(init) == "integer") and cheap(p, #s, true) then
+      return cmatch(s, p, init, ...)
+    end
+    return reraise(pcall(lmatch, s, p, init, ...))
+  end
   stringlib.gmatch = function(...) return reraise(pcall(lgmatch, ...)) end
   stringlib.gfind = stringlib.gmatch
   stringlib.gsub = function(...) return reraise(pcall(lgsub, ...)) end
