@@ -736,6 +736,7 @@ class Manager {
         clusterJSON: this.clusterText(e),
         eventSourceName: es,
         funcs: this.funcs,
+        clock: () => this.clock.now(),
         lookup: (kind, ns, name) => (kind === 'ConfigMap' ? this.cm : this.secret).cache.get(ns, name) as SourceObject | undefined,
         namespace: this.namespace,
       },

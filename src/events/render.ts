@@ -75,6 +75,9 @@ export interface RenderContext {
   lookup: SourceLookup;
   /** Where instantiated ConfigMaps/Secrets go (`projectsveltos`). */
   namespace: string;
+  /** Milliseconds clock for the render budget's wall-time limit (gotemplate DEFAULT_EXEC_BUDGET); none: steps and
+   * output only. */
+  clock?: () => number;
 }
 
 /** GeneratedObject is a ClusterProfile, ConfigMap or Secret the event manager writes. */
@@ -179,7 +182,7 @@ class EventRenderer {
     if (!text.includes('{{')) return text;
     try {
       const t = parseCached(this.ctx.trigger.name, text, { funcs: this.ctx.funcs, missingKey: 'error' });
-      return t.execute(this.data);
+      return t.execute(this.data, this.ctx.clock ? { clock: this.ctx.clock } : undefined);
     } catch (e) {
       if (e instanceof TemplateError) {
         throw fail(e.code === 'parse' ? 'TemplateParse' : 'TemplateExec', `${where}: ${e.message}${dataShapeHint(e.message)}`, e);
