@@ -27,11 +27,12 @@ export interface ClusterLimits {
   maxNestingDepth: number;
 }
 
-/** DEFAULT_CLUSTER_LIMITS are the per-virtual-cluster limits unless configured: 50,000 objects and 256 MiB of JSON per
- * cluster, 1.5 MiB per object, 3 MiB per request body, nesting 1,000 deep. */
+/** DEFAULT_CLUSTER_LIMITS are the per-virtual-cluster limits unless configured: 200,000 objects and 512 MiB of JSON
+ * per cluster (the management cluster of a 1,000-cluster fleet holds tens of thousands of objects), 1.5 MiB per
+ * object, 3 MiB per request body, nesting 1,000 deep. */
 export const DEFAULT_CLUSTER_LIMITS: ClusterLimits = {
-  maxObjects: 50_000,
-  maxBytes: 256 * 1024 * 1024,
+  maxObjects: 200_000,
+  maxBytes: 512 * 1024 * 1024,
   maxObjectBytes: MAX_OBJECT_BYTES,
   maxRequestBodyBytes: 3 * 1024 * 1024,
   maxNestingDepth: 1000,

@@ -50,8 +50,8 @@ ${DEMO_LIST}
   --timeout SECONDS         with --once: how long each outcome may take (default 30)
   --log-level LEVEL         error, warn, info or debug: logs go to stderr at that level (always also to
                             DIR/ripple.log, at info by default)
-  --limit NAME=N            a per-virtual-cluster limit of the API server (repeatable): objects (default 50000),
-                            bytes of stored JSON (268435456), object-bytes (1572864), body-bytes (3145728),
+  --limit NAME=N            a per-virtual-cluster limit of the API server (repeatable): objects (default 200000),
+                            bytes of stored JSON (536870912), object-bytes (1572864), body-bytes (3145728),
                             nesting (1000); beyond them writes get 403/413/400 as kube-apiserver answers
 
 Demo variants (--seed): cross-cluster 002 (the blog post's EventBasedAddOn); network-policy, ingress and
