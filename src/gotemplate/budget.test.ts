@@ -48,3 +48,9 @@ test('recursive templates share one budget', () => {
   // Either bound may come first; both are a clean TemplateError, never a crash.
   assert.ok(err.code === 'budget' || /exceeded maximum template depth/.test(err.message), err.message);
 });
+
+test('templates nested deeper than the stack allows fail to parse with a TemplateError, never a RangeError', () => {
+  for (const text of ['{{if true}}'.repeat(20000) + '{{end}}'.repeat(20000), `{{${'('.repeat(20000)}1${')'.repeat(20000)}}}`]) {
+    assert.throws(() => new Template('deep').parse(text), (e: unknown) => e instanceof TemplateError && e.code === 'parse' && e.message === 'template: deep: max expression depth exceeded');
+  }
+});

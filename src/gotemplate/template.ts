@@ -216,6 +216,11 @@ export class Template implements ExecTemplate {
       trees = parse(this._name, text, this.leftDelim, this.rightDelim, [this.common.parseFuncs, BUILTIN_NAMES]);
     } catch (e) {
       if (e instanceof ParseError) throw new TemplateError('parse', e.message, { cause: e });
+      if (e instanceof RangeError && /call stack/i.test(e.message)) {
+        // Go: parse.go stops at maxStackDepth with this message; the JavaScript stack is shallower than Go's, so
+        // actions nested deeply enough to exhaust it are refused the same way instead of escaping as a RangeError.
+        throw new TemplateError('parse', `template: ${this._name}: max expression depth exceeded`, { cause: e });
+      }
       throw e;
     }
     // Add the newly parsed trees, including the one for t, into our common structure.
