@@ -23,7 +23,7 @@ import {
 } from '../api/index.js';
 import { clusterKey as makeClusterKey, type ClusterEntry, type ClusterEvent, type ClusterRegistry } from '../clusters/index.js';
 import { eventFuncMap, renderClusterTemplate, type FuncOptions } from '../funcs/index.js';
-import { decodeJSON, TemplateError, type FuncMap, type GoValue } from '../gotemplate/index.js';
+import { decodeJSON, TemplateError, type ExecBudget, type FuncMap, type GoValue } from '../gotemplate/index.js';
 import {
   Controller,
   errorMessage,
@@ -68,6 +68,9 @@ export interface EventManagerOptions {
   clock?: Clock;
   /** Namespace of instantiated ConfigMaps/Secrets (default `projectsveltos`). */
   namespace?: string;
+  /** Budget of every template render (steps, output, milliseconds; default gotemplate's DEFAULT_EXEC_BUDGET, timed
+   * with `clock`). */
+  renderBudget?: Partial<Omit<ExecBudget, 'clock'>>;
   /** Coalescing window for informer-driven work in ms (default 10). */
   coalesceMs?: number;
   /** Concurrent reconciles (default 16; they mostly wait on the API server). */
@@ -736,7 +739,7 @@ class Manager {
         clusterJSON: this.clusterText(e),
         eventSourceName: es,
         funcs: this.funcs,
-        clock: () => this.clock.now(),
+        budget: { ...this.o.renderBudget, clock: () => this.clock.now() },
         lookup: (kind, ns, name) => (kind === 'ConfigMap' ? this.cm : this.secret).cache.get(ns, name) as SourceObject | undefined,
         namespace: this.namespace,
       },

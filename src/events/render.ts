@@ -25,7 +25,7 @@ import {
   type PolicyRef,
   type TemplateResourceRef,
 } from '../api/index.js';
-import { decodeJSON, isGoMap, parseCached, TemplateError, type FuncMap, type GoMap, type GoValue } from '../gotemplate/index.js';
+import { decodeJSON, isGoMap, parseCached, TemplateError, type ExecBudget, type FuncMap, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { EventError, issue, type EventIssue } from './errors.js';
 import {
   baseLabels,
@@ -75,9 +75,9 @@ export interface RenderContext {
   lookup: SourceLookup;
   /** Where instantiated ConfigMaps/Secrets go (`projectsveltos`). */
   namespace: string;
-  /** Milliseconds clock for the render budget's wall-time limit (gotemplate DEFAULT_EXEC_BUDGET); none: steps and
-   * output only. */
-  clock?: () => number;
+  /** The render budget of every template (unset fields: gotemplate's DEFAULT_EXEC_BUDGET); without a clock, steps
+   * and output only. */
+  budget?: Partial<ExecBudget>;
 }
 
 /** GeneratedObject is a ClusterProfile, ConfigMap or Secret the event manager writes. */
@@ -182,7 +182,7 @@ class EventRenderer {
     if (!text.includes('{{')) return text;
     try {
       const t = parseCached(this.ctx.trigger.name, text, { funcs: this.ctx.funcs, missingKey: 'error' });
-      return t.execute(this.data, this.ctx.clock ? { clock: this.ctx.clock } : undefined);
+      return t.execute(this.data, this.ctx.budget);
     } catch (e) {
       if (e instanceof TemplateError) {
         throw fail(e.code === 'parse' ? 'TemplateParse' : 'TemplateExec', `${where}: ${e.message}${dataShapeHint(e.message)}`, e);

@@ -38,15 +38,16 @@ export interface FuncOptions {
    * controller container without TZ data uses.
    */
   localZone?: string;
-  /** Longest list `until`, `untilStep` and `seq` may build (default 1,000,000): beyond it they fail, before
-   * allocating, instead of exhausting the process (`until 100000000` would need gigabytes). */
+  /** Longest list `until`, `untilStep` and `seq` may build (default 100,000): beyond it they fail, before
+   * allocating, instead of exhausting the process (`until 100000000` would need gigabytes; each element is an
+   * object of its own). */
   maxListLength?: number;
   /** Longest string `repeat`, `indent`, `nindent`, `rand*` and `randBytes` may build, in characters (default 16 MiB). */
   maxStringLength?: number;
 }
 
 /** DEFAULT_MAX_LIST_LENGTH is FuncOptions.maxListLength's default. */
-export const DEFAULT_MAX_LIST_LENGTH = 1_000_000;
+export const DEFAULT_MAX_LIST_LENGTH = 100_000;
 /** DEFAULT_MAX_STRING_LENGTH is FuncOptions.maxStringLength's default. */
 export const DEFAULT_MAX_STRING_LENGTH = 16 * 1024 * 1024;
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { startAddonDeployer, type AddonDeployer } from '../addons/index.js';
 import { startAgentManager, type AgentManager } from '../agent/index.js';
 import { ClusterReadinessController, ClusterRegistry, ClusterSetController } from '../clusters/index.js';
-import { startEventManager, type EventManager } from '../events/index.js';
+import { startEventManager, type EventManager, type EventManagerOptions } from '../events/index.js';
 import { EventRecorder, InformerFactory, LeaderElector, errorMessage, type KubeClient } from '../kube/index.js';
 import { createMetricsRegistry, serveMetrics, silentLogger, type Logger, type Registry } from '../obs/index.js';
 
@@ -61,6 +61,8 @@ export interface ManagerOptions {
   probeIntervalMs?: number;
   /** How long the event manager lets per-cluster results accumulate before writing a trigger's status (ms). */
   statusDelayMs?: number;
+  /** Budget of every event-manager template render (default gotemplate's DEFAULT_EXEC_BUDGET). */
+  renderBudget?: EventManagerOptions['renderBudget'];
   /** Sharding key (sharding.projectsveltos.io/key): undefined = every cluster. */
   shardKey?: string;
   /** Run the controllers only while holding a Lease (several replicas: one active). */
@@ -204,7 +206,7 @@ class ControlPlane implements Manager {
     sets.start();
     try {
       c.agent = await startAgentManager({ ...common, mode: o.agentMode ?? 'agentless', clock: o.clock, coalesceMs: o.coalesceMs });
-      c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs });
+      c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs, renderBudget: o.renderBudget });
       await c.events.ready;
       c.addons = await startAddonDeployer({ ...common, clock: o.clock, coalesceMs: o.coalesceMs });
     } catch (err) {

@@ -9,7 +9,7 @@ import { parseLabels } from '../../clusters/index.js';
 import { DEMOS, SeedError, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
 import { DATA_FILE_MODE, prepareDataDir, type ClusterLimits } from '../../apiserver/index.js';
 import { errorMessage } from '../../kube/index.js';
-import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
+import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec, type ManagerOptions } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { logLevelFlag, onStopSignal } from '../runtime.js';
@@ -50,9 +50,11 @@ ${DEMO_LIST}
   --timeout SECONDS         with --once: how long each outcome may take (default 30)
   --log-level LEVEL         error, warn, info or debug: logs go to stderr at that level (always also to
                             DIR/ripple.log, at info by default)
-  --limit NAME=N            a per-virtual-cluster limit of the API server (repeatable): objects (default 200000),
+  --limit NAME=N            a limit (repeatable). Per virtual cluster of the API server: objects (default 200000),
                             bytes of stored JSON (536870912), object-bytes (1572864), body-bytes (3145728),
-                            nesting (1000); beyond them writes get 403/413/400 as kube-apiserver answers
+                            nesting (1000); beyond them writes get 403/413/400 as kube-apiserver answers. Per
+                            event-manager template render: template-steps (1000000), template-output (33554432
+                            characters), template-ms (10000); beyond them that render fails, in status
 
 Demo variants (--seed): cross-cluster 002 (the blog post's EventBasedAddOn); network-policy, ingress and
 httproute 003 (the newer revision of the event framework page, recovered from flattened text).
@@ -145,26 +147,33 @@ function printReport(io: CommandIO, r: DemoReport): void {
   }
 }
 
-const LIMIT_FLAGS: Record<string, keyof ClusterLimits> = {
-  objects: 'maxObjects',
-  bytes: 'maxBytes',
-  'object-bytes': 'maxObjectBytes',
-  'body-bytes': 'maxRequestBodyBytes',
-  nesting: 'maxNestingDepth',
+type RenderBudget = NonNullable<ManagerOptions['renderBudget']>;
+
+const LIMIT_FLAGS: Record<string, { api: keyof ClusterLimits } | { render: keyof RenderBudget }> = {
+  objects: { api: 'maxObjects' },
+  bytes: { api: 'maxBytes' },
+  'object-bytes': { api: 'maxObjectBytes' },
+  'body-bytes': { api: 'maxRequestBodyBytes' },
+  nesting: { api: 'maxNestingDepth' },
+  'template-steps': { render: 'maxSteps' },
+  'template-output': { render: 'maxOutputBytes' },
+  'template-ms': { render: 'maxMillis' },
 };
 
-// parseLimitFlags reads --limit NAME=N flags into the API server's per-cluster limits.
-function parseLimitFlags(flags: string[]): Partial<ClusterLimits> {
-  const out: Partial<ClusterLimits> = {};
+// parseLimitFlags reads --limit NAME=N flags into the API server's per-cluster limits and the render budget.
+function parseLimitFlags(flags: string[]): { api: Partial<ClusterLimits>; render: RenderBudget } {
+  const api: Partial<ClusterLimits> = {};
+  const render: RenderBudget = {};
   for (const f of flags) {
     const i = f.indexOf('=');
     const key = LIMIT_FLAGS[i < 0 ? f : f.slice(0, i)];
     if (!key) throw new UsageError(`--limit ${f}: NAME must be one of ${Object.keys(LIMIT_FLAGS).join(', ')}`);
     const n = Number(f.slice(i + 1));
     if (i < 0 || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--limit ${f}: give a positive whole number, e.g. --limit objects=1000`);
-    out[key] = n;
+    if ('api' in key) api[key.api] = n;
+    else render[key.render] = n;
   }
-  return out;
+  return { api, render };
 }
 
 export const commands: Command[] = [
@@ -246,7 +255,7 @@ export const commands: Command[] = [
 
       let env: Embedded;
       try {
-        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger, limits });
+        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger, limits: limits.api, manager: { renderBudget: limits.render } });
       } catch (err) {
         sig.dispose();
         logFile.end();
