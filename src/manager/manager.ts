@@ -61,6 +61,8 @@ export interface ManagerOptions {
   probeIntervalMs?: number;
   /** How long the event manager lets per-cluster results accumulate before writing a trigger's status (ms). */
   statusDelayMs?: number;
+  /** Lua instructions one EventSource evaluation may run (default the Lua runtime's, 10,000,000). */
+  luaInstructionLimit?: number;
   /** Budget of every event-manager template render (default gotemplate's DEFAULT_EXEC_BUDGET). */
   renderBudget?: EventManagerOptions['renderBudget'];
   /** Sharding key (sharding.projectsveltos.io/key): undefined = every cluster. */
@@ -205,7 +207,7 @@ class ControlPlane implements Manager {
     readiness.start();
     sets.start();
     try {
-      c.agent = await startAgentManager({ ...common, mode: o.agentMode ?? 'agentless', clock: o.clock, coalesceMs: o.coalesceMs });
+      c.agent = await startAgentManager({ ...common, mode: o.agentMode ?? 'agentless', clock: o.clock, coalesceMs: o.coalesceMs, luaInstructionLimit: o.luaInstructionLimit });
       c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs, renderBudget: o.renderBudget });
       await c.events.ready;
       c.addons = await startAddonDeployer({ ...common, clock: o.clock, coalesceMs: o.coalesceMs });

@@ -24,7 +24,7 @@ after(async () => {
   data.remove();
 });
 
-const ARGS = ['--cluster', 'edge:env=prod', '--cluster', 'quiet:env=dev', '--limit', 'bytes=16777216', '--limit', 'nesting=100', '--limit', 'template-steps=100000'];
+const ARGS = ['--cluster', 'edge:env=prod', '--cluster', 'quiet:env=dev', '--limit', 'bytes=16777216', '--limit', 'nesting=100', '--limit', 'template-steps=100000', '--limit', 'lua-instructions=1000000'];
 
 interface Target {
   server: URL;

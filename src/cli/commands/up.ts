@@ -54,7 +54,8 @@ ${DEMO_LIST}
                             bytes of stored JSON (536870912), object-bytes (1572864), body-bytes (3145728),
                             nesting (1000); beyond them writes get 403/413/400 as kube-apiserver answers. Per
                             event-manager template render: template-steps (1000000), template-output (33554432
-                            characters), template-ms (10000); beyond them that render fails, in status
+                            characters), template-ms (10000); beyond them that render fails, in status. Per
+                            EventSource evaluation: lua-instructions (10000000), pattern matching included
 
 Demo variants (--seed): cross-cluster 002 (the blog post's EventBasedAddOn); network-policy, ingress and
 httproute 003 (the newer revision of the event framework page, recovered from flattened text).
@@ -149,7 +150,8 @@ function printReport(io: CommandIO, r: DemoReport): void {
 
 type RenderBudget = NonNullable<ManagerOptions['renderBudget']>;
 
-const LIMIT_FLAGS: Record<string, { api: keyof ClusterLimits } | { render: keyof RenderBudget }> = {
+const LIMIT_FLAGS: Record<string, { api: keyof ClusterLimits } | { render: keyof RenderBudget } | { lua: true }> = {
+  'lua-instructions': { lua: true },
   objects: { api: 'maxObjects' },
   bytes: { api: 'maxBytes' },
   'object-bytes': { api: 'maxObjectBytes' },
@@ -161,9 +163,10 @@ const LIMIT_FLAGS: Record<string, { api: keyof ClusterLimits } | { render: keyof
 };
 
 // parseLimitFlags reads --limit NAME=N flags into the API server's per-cluster limits and the render budget.
-function parseLimitFlags(flags: string[]): { api: Partial<ClusterLimits>; render: RenderBudget } {
+function parseLimitFlags(flags: string[]): { api: Partial<ClusterLimits>; render: RenderBudget; luaInstructions?: number } {
   const api: Partial<ClusterLimits> = {};
   const render: RenderBudget = {};
+  let luaInstructions: number | undefined;
   for (const f of flags) {
     const i = f.indexOf('=');
     const key = LIMIT_FLAGS[i < 0 ? f : f.slice(0, i)];
@@ -171,9 +174,10 @@ function parseLimitFlags(flags: string[]): { api: Partial<ClusterLimits>; render
     const n = Number(f.slice(i + 1));
     if (i < 0 || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--limit ${f}: give a positive whole number, e.g. --limit objects=1000`);
     if ('api' in key) api[key.api] = n;
-    else render[key.render] = n;
+    else if ('render' in key) render[key.render] = n;
+    else luaInstructions = n;
   }
-  return { api, render };
+  return { api, render, luaInstructions };
 }
 
 export const commands: Command[] = [
@@ -255,7 +259,7 @@ export const commands: Command[] = [
 
       let env: Embedded;
       try {
-        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger, limits: limits.api, manager: { renderBudget: limits.render } });
+        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger, limits: limits.api, manager: { renderBudget: limits.render, luaInstructionLimit: limits.luaInstructions } });
       } catch (err) {
         sig.dispose();
         logFile.end();
