@@ -8,6 +8,7 @@
 // Pure. Go: libsveltos lib/patcher (CustomPatchPostRenderer on sigs.k8s.io/kustomize/api/filters/patchjson6902,
 // patchstrategicmerge), kustomize types.Selector
 import jsonpatch from 'fast-json-patch';
+import { RE2JS } from 're2js';
 import { matchesLabelSelector, parseLabelSelector, type Patch } from '../api/index.js';
 import type { KubeObject } from '../kube/index.js';
 import { parseYamlSigs, YAMLError } from '../funcs/index.js';
@@ -25,7 +26,8 @@ export function selectorMatches(t: Selector | undefined, o: KubeObject): boolean
   const re = (p: string | undefined, v: string) => {
     if (!p) return true;
     try {
-      return new RegExp(`^(?:${p})$`).test(v);
+      // RE2, as Kustomize's Go regexp: a patch target cannot make matching backtrack for ever.
+      return RE2JS.compile(`^(?:${p})$`).test(v);
     } catch {
       return p === v;
     }

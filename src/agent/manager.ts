@@ -71,6 +71,9 @@ export interface AgentManagerOptions {
   clock?: { now(): number };
   /** A Lua runtime to share; default a new one. */
   runtime?: LuaRuntime;
+  /** Lua instructions one evaluation may run, pattern matching included, for the runtime created here (default
+   * the Lua runtime's, 10,000,000). */
+  luaInstructionLimit?: number;
   /** Expose the libsveltos Lua helpers to EventSource scripts (default true). */
   luaHelpers?: boolean;
   /** Coalescing window for object changes and needs recomputation, ms (default 10). */
@@ -93,7 +96,7 @@ export interface AgentManager {
 
 /** startAgentManager starts the management side of the agent in the given delivery mode and waits until it runs. */
 export async function startAgentManager(options: AgentManagerOptions): Promise<AgentManager> {
-  const runtime = options.runtime ?? (await createLuaRuntime({ clock: options.clock ?? { now: () => Date.now() } }));
+  const runtime = options.runtime ?? (await createLuaRuntime({ clock: options.clock ?? { now: () => Date.now() }, instructionLimit: options.luaInstructionLimit }));
   const m = new Manager(options, runtime, options.runtime === undefined);
   await m.start();
   return m;

@@ -2,6 +2,7 @@
 // does (types, required, enum, pattern, lengths, bounds, formats, list-type uniqueness, CEL rules) and, like
 // kubectl's strict field validation, also reports fields the schema does not declare. Every problem is reported;
 // nothing throws.
+import { RE2JS } from 're2js';
 import { CEL_RULES } from './cel-rules.js';
 import { childPath, indexPath, isPlainObject, jsonTypeOf, quoteValue, type Issue } from './issues.js';
 import type { JsonSchema } from './schema-dsl.js';
@@ -40,11 +41,12 @@ const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]
 const runeLength = (s: string) => [...s].length;
 
 // Schemas carry a handful of patterns; compile each once.
-const regexCache = new Map<string, RegExp>();
-function patternRe(pattern: string): RegExp {
+// RE2 (Go's regexp, as Kubernetes validates patterns): linear in the value's length whatever the pattern.
+const regexCache = new Map<string, RE2JS>();
+function patternRe(pattern: string): RE2JS {
   let re = regexCache.get(pattern);
   if (!re) {
-    re = new RegExp(pattern);
+    re = RE2JS.compile(pattern);
     regexCache.set(pattern, re);
   }
   return re;

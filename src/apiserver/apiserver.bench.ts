@@ -66,7 +66,7 @@ const cm = (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, n
 /** measure runs the kubebench measurements once against a fresh server. */
 export async function measure(durability: Durability, protocol: 'https' | 'http'): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'ripple-bench-'));
-  const server = await startApiServer({ dataDir: dir, clusters: ['bench'], durability });
+  const server = await startApiServer({ dataDir: dir, clusters: ['bench'], durability, plainHttp: true });
   try {
     const info = server.cluster('bench');
     const worker = new Worker(CLIENT, { eval: true, workerData: { server: protocol === 'https' ? info.server : info.httpServer, token: info.token } });

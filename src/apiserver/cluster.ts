@@ -4,13 +4,39 @@
 import { newNodePortAllocator, newServiceIPAllocator, type RangeAllocator } from './allocator.js';
 import type { Allocator, ResourceDescriptor } from './resource.js';
 import { gvString } from './resource.js';
-import { requestEntityTooLarge } from './status.js';
+import { forbidden, requestEntityTooLarge } from './status.js';
 import type { Store } from './store.js';
 import type { KubeObject, ObjectMeta, Stored } from './types.js';
 import { WatchHub, type ChangeEvent } from './watch.js';
 
 /** MAX_OBJECT_BYTES is etcd's default request limit (1.5 MiB); larger objects are refused with 413. */
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
+
+/** ClusterLimits bound what one virtual cluster may hold and send, so that one cluster's credential cannot exhaust
+ * the process every cluster shares. */
+export interface ClusterLimits {
+  /** Objects stored in the cluster, all resources together (kube: a ResourceQuota on count/*). Beyond: 403. */
+  maxObjects: number;
+  /** Characters of stored JSON in the cluster, all objects together (the memory and disk it costs). Beyond: 403. */
+  maxBytes: number;
+  /** Characters of one stored object's JSON (etcd's --max-request-bytes). Beyond: 413. */
+  maxObjectBytes: number;
+  /** Bytes of one request body (kube-apiserver's 3 MiB). Beyond: 413. */
+  maxRequestBodyBytes: number;
+  /** Nesting of objects and arrays in one request body. Beyond: 400. */
+  maxNestingDepth: number;
+}
+
+/** DEFAULT_CLUSTER_LIMITS are the per-virtual-cluster limits unless configured: 200,000 objects and 512 MiB of JSON
+ * per cluster (the management cluster of a 1,000-cluster fleet holds tens of thousands of objects), 1.5 MiB per
+ * object, 3 MiB per request body, nesting 1,000 deep. */
+export const DEFAULT_CLUSTER_LIMITS: ClusterLimits = {
+  maxObjects: 200_000,
+  maxBytes: 512 * 1024 * 1024,
+  maxObjectBytes: MAX_OBJECT_BYTES,
+  maxRequestBodyBytes: 3 * 1024 * 1024,
+  maxNestingDepth: 1000,
+};
 
 /** Logger is the logging port the server uses (pino-compatible subset). */
 export interface Logger {
@@ -30,6 +56,8 @@ export interface ServerContext {
   readonly watchWindow: number;
   /** Bytes of JSON the watch window may hold (default DEFAULT_WATCH_WINDOW_BYTES). */
   readonly watchWindowBytes?: number;
+  /** Per-cluster limits (default DEFAULT_CLUSTER_LIMITS). */
+  readonly limits?: ClusterLimits;
 }
 
 /** Table holds the objects of one storage key, by "namespace/name". */
@@ -143,6 +171,10 @@ export class Cluster {
   /** Changes made in memory whose commit is still pending, in resourceVersion order. */
   private readonly uncommitted = new Set<ChangeEvent>();
   private readonly writeListeners: ((storage: string, cur: Stored | undefined, prev: Stored | undefined) => void)[] = [];
+  /** Objects and characters of JSON stored, for the limits. */
+  private objectCount = 0;
+  private jsonBytes = 0;
+  readonly limits: ClusterLimits;
 
   constructor(
     readonly name: string,
@@ -151,6 +183,7 @@ export class Cluster {
     builtins: ResourceDescriptor[],
   ) {
     this.hub = new WatchHub(ctx.currentRv(), ctx.watchWindow, ctx.watchWindowBytes);
+    this.limits = ctx.limits ?? DEFAULT_CLUSTER_LIMITS;
     this.registry = new ResourceRegistry(builtins);
     this.allocators.set('serviceIPs', newServiceIPAllocator());
     this.allocators.set('nodePorts', newNodePortAllocator());
@@ -235,8 +268,15 @@ export class Cluster {
     }
   }
 
+  /** usage is what the cluster stores now: objects and characters of JSON. */
+  usage(): { objects: number; bytes: number } {
+    return { objects: this.objectCount, bytes: this.jsonBytes };
+  }
+
   private setEntry(storage: string, key: string, prev: Stored | undefined, next: Stored | undefined): void {
     const t = this.table(storage);
+    this.objectCount += (next ? 1 : 0) - (prev ? 1 : 0);
+    this.jsonBytes += (next?.json?.length ?? 0) - (prev?.json?.length ?? 0);
     if (prev) this.index(storage, key, prev.obj.metadata, false);
     if (next) {
       t.set(key, next);
@@ -250,17 +290,34 @@ export class Cluster {
     this.setEntry(storage, key, undefined, { obj, rv, json });
   }
 
-  /** put writes obj (resourceVersion assigned here) and queues it for commit. Throws 413 when too large. */
+  /** put writes obj (resourceVersion assigned here) and queues it for commit. Throws 413 when the object is too
+   * large and 403 when the cluster would exceed its object or byte limit (writes that shrink it always pass). */
   put(storage: string, obj: KubeObject & { metadata: ObjectMeta }, opts: { onFail?: () => void } = {}): Stored {
     const key = objectKey(obj.metadata.namespace, obj.metadata.name!);
     const t = this.table(storage);
     const prev = t.objects.get(key);
-    const rv = this.ctx.nextRv();
-    obj.metadata.resourceVersion = String(rv);
+    const prevRv = obj.metadata.resourceVersion;
+    obj.metadata.resourceVersion = String(this.ctx.currentRv() + 1);
     const json = serialize(obj);
-    if (json.length > MAX_OBJECT_BYTES && Buffer.byteLength(json) > MAX_OBJECT_BYTES) {
-      throw requestEntityTooLarge('etcdserver: request is too large');
+    const { maxObjectBytes, maxObjects, maxBytes } = this.limits;
+    try {
+      if (json.length > maxObjectBytes && Buffer.byteLength(json) > maxObjectBytes) {
+        throw requestEntityTooLarge('etcdserver: request is too large');
+      }
+      const resource = storage.slice(storage.indexOf('/') + 1);
+      const group = storage.slice(0, storage.indexOf('/'));
+      if (!prev && this.objectCount + 1 > maxObjects) {
+        throw forbidden({ group, resource }, obj.metadata.name!, `exceeded quota: cluster-objects, requested: count=1, used: count=${this.objectCount}, limited: count=${maxObjects}`);
+      }
+      const grow = json.length - (prev?.json?.length ?? 0);
+      if (grow > 0 && this.jsonBytes + grow > maxBytes) {
+        throw forbidden({ group, resource }, obj.metadata.name!, `exceeded quota: cluster-bytes, requested: bytes=${grow}, used: bytes=${this.jsonBytes}, limited: bytes=${maxBytes}`);
+      }
+    } catch (e) {
+      obj.metadata.resourceVersion = prevRv;
+      throw e;
     }
+    const rv = this.ctx.nextRv();
     const next: Stored = { obj, rv, json };
     this.setEntry(storage, key, prev, next);
     this.notify(storage, next, prev);

@@ -601,7 +601,7 @@ export class ClusterHandler {
     const f = this.outputFormat(req);
     const o = this.writeOptions(req, url, 'CreateOptions');
     o.fieldManager ||= defaultManager(req);
-    const body = decodeBody(await readBody(req), req.headers['content-type']);
+    const body = decodeBody(await readBody(req, this.cluster.limits.maxRequestBodyBytes), req.headers['content-type'], { maxDepth: this.cluster.limits.maxNestingDepth });
     const r = create(scope, body, o);
     return this.respond(res, 201, f, renderObject(scope, r.obj, f, url, r.stored), o.warnings);
   }
@@ -610,7 +610,7 @@ export class ClusterHandler {
     const f = this.outputFormat(req);
     const o = this.writeOptions(req, url, 'UpdateOptions');
     o.fieldManager ||= defaultManager(req);
-    const body = decodeBody(await readBody(req), req.headers['content-type']);
+    const body = decodeBody(await readBody(req, this.cluster.limits.maxRequestBodyBytes), req.headers['content-type'], { maxDepth: this.cluster.limits.maxNestingDepth });
     const r = update(scope, name, body, o);
     return this.respond(res, r.created ? 201 : 200, f, renderObject(scope, r.obj, f, url, r.stored), o.warnings);
   }
@@ -633,17 +633,17 @@ export class ClusterHandler {
     const o = this.writeOptions(req, url, 'PatchOptions');
     const force = query(url, 'force');
     if (type !== 'apply') o.fieldManager ||= defaultManager(req);
-    const buf = await readBody(req);
-    const body = decodeBody(buf, type === 'apply' ? 'application/apply-patch+yaml' : 'application/json');
+    const buf = await readBody(req, this.cluster.limits.maxRequestBodyBytes);
+    const body = decodeBody(buf, type === 'apply' ? 'application/apply-patch+yaml' : 'application/json', { maxDepth: this.cluster.limits.maxNestingDepth });
     const r = patch(scope, name, type, body, { ...o, force: force === 'true' || force === '1' });
     return this.respond(res, r.created ? 201 : 200, f, renderObject(scope, r.obj, f, url, r.stored), o.warnings);
   }
 
   private async deleteOptions(req: IncomingMessage, url: URL) {
-    const buf = await readBody(req);
+    const buf = await readBody(req, this.cluster.limits.maxRequestBodyBytes);
     let raw: Record<string, unknown> = {};
     if (buf.length > 0 && buf.toString('utf8').trim() !== '') {
-      const body = decodeBody(buf, req.headers['content-type']);
+      const body = decodeBody(buf, req.headers['content-type'], { maxDepth: this.cluster.limits.maxNestingDepth });
       if (!isPlainObject(body)) throw badRequest('DeleteOptions must be an object');
       raw = body;
     }

@@ -8,6 +8,39 @@ import { badRequest, notAcceptable, pathNotFound, requestEntityTooLarge, unsuppo
 /** MAX_REQUEST_BODY_BYTES is kube-apiserver's default limit on request bodies (3 MiB). */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
+/** MAX_NESTING_DEPTH is Ripple's default limit on how deeply a request body nests objects and arrays. Go's JSON
+ * decoder (hence kube-apiserver) stops at 10,000 with the same message; Ripple's decoders, validators and the
+ * controllers that later read the object recurse on the JavaScript stack, which overflows near 4,000 levels, so the
+ * default is lower. No Kubernetes object nests anywhere near it. */
+export const MAX_NESTING_DEPTH = 1000;
+
+/** nestingError finds where text (JSON, or YAML flow collections) nests deeper than max: the bracket that went one
+ * level too deep, or undefined. Strings are skipped; text shorter than max cannot nest deeper and is not scanned. */
+export function nestingError(text: string, max: number): string | undefined {
+  if (text.length <= max) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* backslash */) i++;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max) return text[i];
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return undefined;
+}
+
+// Go: encoding/json scanner.go pushParseState — `invalid character '{' exceeded max depth`, wrapped by the JSON
+// serializer's version/kind sniffing (runtime/serializer/json meta.go Interpret).
+function tooDeep(ch: string): StatusError {
+  return badRequest(`couldn't get version/kind; json parse error: invalid character '${ch}' exceeded max depth`);
+}
+
 /** RequestInfo is what a resource path names. */
 export interface RequestInfo {
   /** 'api' for /api and /apis paths, 'other' for /version, /openapi…, 'root' for the bare prefix. */
@@ -152,10 +185,12 @@ export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): 
 }
 
 /** decodeBody parses a body as JSON or YAML by its Content-Type (JSON by default). */
-export function decodeBody(buf: Buffer, contentType: string | undefined, { yamlAllowed = true } = {}): unknown {
+export function decodeBody(buf: Buffer, contentType: string | undefined, { yamlAllowed = true, maxDepth = MAX_NESTING_DEPTH } = {}): unknown {
   const type = (contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
   const text = buf.toString('utf8');
   const isYaml = type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'text/yaml';
+  const deep = type === 'application/vnd.kubernetes.protobuf' ? undefined : nestingError(text, maxDepth);
+  if (deep !== undefined) throw tooDeep(deep);
   if (isYaml && yamlAllowed) {
     // Clients (client-go, ours) send apply bodies as JSON, which is YAML too: parse it as JSON first, it is far cheaper.
     if (text.charCodeAt(0) === 123 /* { */) {
@@ -165,11 +200,17 @@ export function decodeBody(buf: Buffer, contentType: string | undefined, { yamlA
         // Not plain JSON after all: fall through to the YAML parser and its error messages.
       }
     }
+    let doc: unknown;
     try {
-      return parseYaml(text, { strict: false, uniqueKeys: false });
+      doc = parseYaml(text, { strict: false, uniqueKeys: false });
     } catch (e) {
+      // The YAML parser recurses per block level too (indentation, not brackets): its stack overflow is this
+      // request's problem, answered like any other YAML error.
       throw badRequest(`error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
     }
+    const d = depthOf(doc, maxDepth);
+    if (d) throw tooDeep(d);
+    return doc;
   }
   if (type === 'application/vnd.kubernetes.protobuf') {
     try {
@@ -188,6 +229,18 @@ export function decodeBody(buf: Buffer, contentType: string | undefined, { yamlA
   } catch (e) {
     throw badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
   }
+}
+
+// depthOf walks a decoded value without recursion and returns the opening bracket of the first level beyond max.
+function depthOf(v: unknown, max: number): string | undefined {
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    if (x === null || typeof x !== 'object') continue;
+    if (d + 1 > max) return Array.isArray(x) ? '[' : '{';
+    for (const c of Array.isArray(x) ? x : Object.values(x)) if (c !== null && typeof c === 'object') stack.push([c, d + 1]);
+  }
+  return undefined;
 }
 
 /** query reads one query parameter (the first value). */

@@ -1,6 +1,7 @@
 // apiserver: the embedded Kubernetes-compatible API server (virtual clusters on one loopback port, SQLite-durable).
 export { startApiServer, validateClusterName, type ApiServer, type ApiServerOptions, type ClusterInfo, type KubeConfig, type RequestCounts } from './server.js';
-export type { Logger } from './cluster.js';
+export { DEFAULT_CLUSTER_LIMITS, type ClusterLimits, type Logger } from './cluster.js';
 export type { Durability } from './store.js';
 export { DEFAULT_LB_POOL } from './loadbalancer.js';
 export { StatusError, isStatusError, type Status, type StatusReason, type StatusCause, type StatusDetails } from './status.js';
+export { prepareDataDir, createPrivateFile, DATA_DIR_MODE, DATA_FILE_MODE } from './data-dir.js';

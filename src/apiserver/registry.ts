@@ -141,19 +141,22 @@ export function decodeObject(scope: Scope, body: unknown, o: WriteOptions, subre
   if (shape) throw cannot(shape);
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
   if (subresource === 'scale') return obj;
-  // Unknown fields are detected before pruning, as kube's strict decoder does.
-  if (o.fieldValidation !== 'Ignore') {
-    const schema = desc.schema(version);
-    if (schema) {
-      const unknown = compileSchema(schema, { isBuiltin: desc.builtin }).unknownFields(obj);
-      if (unknown.length > 0) {
-        const msgs = unknown.map((p) => `unknown field "${p}"`);
-        if (o.fieldValidation === 'Strict') throw cannot(`strict decoding error: ${msgs.join(', ')}`);
-        o.warnings.push(...msgs);
-      }
+  // Unknown fields are detected before pruning, as kube's strict decoder does. A built-in kind drops them whatever
+  // fieldValidation says (Go: decoding into the typed struct keeps only its fields); custom resources are pruned
+  // later, by their structural schema.
+  const schema = desc.schema(version);
+  let decoded = obj;
+  if (schema && (o.fieldValidation !== 'Ignore' || desc.builtin)) {
+    const compiled = compileSchema(schema, { isBuiltin: desc.builtin });
+    const unknown = compiled.unknownFields(obj);
+    if (unknown.length > 0) {
+      const msgs = unknown.map((p) => `unknown field "${p}"`);
+      if (o.fieldValidation === 'Strict') throw cannot(`strict decoding error: ${msgs.join(', ')}`);
+      if (o.fieldValidation === 'Warn') o.warnings.push(...msgs);
+      if (desc.builtin) decoded = compiled.prune(obj).object as KubeObject;
     }
   }
-  let out = obj;
+  let out = decoded;
   try {
     if (desc.hooks.decode) out = desc.hooks.decode(out);
   } catch (e) {

@@ -1,7 +1,7 @@
 // The embedded API server: one loopback HTTP listener serving many virtual clusters under /clusters/NAME, each
 // with its own bearer token, state (durable in DIR/state.db) and controllers; DIR/kubeconfig has one context each.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
@@ -9,9 +9,10 @@ import { DEFAULT_CIPHERS } from 'node:tls';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { generateServingCertificate, type ServingCertificate } from './certificate.js';
 import { join } from 'node:path';
-import { Cluster, type Logger, type ServerContext } from './cluster.js';
+import { Cluster, DEFAULT_CLUSTER_LIMITS, type ClusterLimits, type Logger, type ServerContext } from './cluster.js';
 import { Controllers } from './controllers.js';
 import { CRD_STORAGE, watchCrds } from './crd.js';
+import { DATA_FILE_MODE, prepareDataDir } from './data-dir.js';
 import { OpenAPICache } from './discovery.js';
 import { ClusterHandler, type HttpWatcher } from './handlers.js';
 import { sendStatus } from './http.js';
@@ -42,6 +43,11 @@ export interface ApiServerOptions {
   watchWindow?: number;
   /** Bytes of object JSON kept per cluster for such watches (default 32 MiB); whichever bound is hit first wins. */
   watchWindowBytes?: number;
+  /** Also serve plain HTTP on the port (default false: a plain request gets 400, as Go's TLS servers answer, and no
+   * data; bearer tokens must not cross even loopback in clear text). Tests that check raw bodies switch it on. */
+  plainHttp?: boolean;
+  /** Per-virtual-cluster limits (objects, bytes, request bodies, nesting); unset ones keep DEFAULT_CLUSTER_LIMITS. */
+  limits?: Partial<ClusterLimits>;
 }
 
 /** ClusterInfo is how a client reaches one virtual cluster. */
@@ -49,7 +55,7 @@ export interface ClusterInfo {
   name: string;
   /** HTTPS server URL (what the kubeconfig holds). */
   server: string;
-  /** The same cluster over plain HTTP. */
+  /** The same cluster over plain HTTP (answers only when the server was started with plainHttp). */
   httpServer: string;
   token: string;
 }
@@ -151,7 +157,9 @@ class EmbeddedApiServer implements ApiServer {
     private readonly store: Store,
     private readonly logger: Logger,
     watchWindow: number,
-    watchWindowBytes?: number,
+    watchWindowBytes: number | undefined,
+    private readonly plainHttp: boolean,
+    limits: ClusterLimits,
   ) {
     this.kubeconfigPath = join(dataDir, 'kubeconfig');
     const tls = loadOrCreateCertificate(dataDir);
@@ -166,6 +174,7 @@ class EmbeddedApiServer implements ApiServer {
       logger,
       watchWindow,
       watchWindowBytes,
+      limits,
     };
   }
 
@@ -339,6 +348,11 @@ class EmbeddedApiServer implements ApiServer {
       socket.on('error', () => socket.destroy());
       socket.once('data', (chunk: Buffer) => {
         socket.pause();
+        if (chunk[0] !== 0x16 && !this.plainHttp) {
+          // Go: net/http server.go answers a plain request on a TLS port this way; nothing of the request is read.
+          socket.end('HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n');
+          return;
+        }
         socket.unshift(chunk);
         (chunk[0] === 0x16 ? this.https : this.http).emit('connection', socket);
         process.nextTick(() => socket.resume());
@@ -456,20 +470,22 @@ function loadOrCreateCertificate(dataDir: string): ServingCertificate {
   const keyPath = join(dataDir, 'tls.key');
   if (existsSync(certPath) && existsSync(keyPath)) return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };
   const c = generateServingCertificate();
-  writeFileSync(keyPath, c.key, { mode: 0o600 });
-  writeFileSync(certPath, c.cert, { mode: 0o644 });
+  writeFileSync(keyPath, c.key, { mode: DATA_FILE_MODE });
+  writeFileSync(certPath, c.cert, { mode: DATA_FILE_MODE });
   return c;
 }
 
 /** startApiServer opens (or creates) the data directory, restores its clusters and starts serving. */
 export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
-  mkdirSync(o.dataDir, { recursive: true });
   for (const c of o.clusters ?? []) {
     const bad = validateClusterName(c);
     if (bad) throw new Error(bad);
   }
+  const logger = o.logger ?? NOOP_LOGGER;
+  // state.db exists (0600) before SQLite opens it: its WAL and SHM inherit that mode.
+  for (const w of prepareDataDir(o.dataDir, ['state.db'])) logger.warn({ dataDir: o.dataDir }, w);
   const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'process');
-  const server = new EmbeddedApiServer(o.dataDir, store, o.logger ?? NOOP_LOGGER, o.watchWindow ?? 10_000, o.watchWindowBytes);
+  const server = new EmbeddedApiServer(o.dataDir, store, logger, o.watchWindow ?? 10_000, o.watchWindowBytes, o.plainHttp ?? false, { ...DEFAULT_CLUSTER_LIMITS, ...o.limits });
   try {
     server.load();
     await server.listen(o.port);

@@ -13,6 +13,8 @@ export type EventIssueCode =
   | 'NameCollision' // two events (or an unrelated object) claim the same generated name
   | 'InvalidName' // a rendered name / label value is not valid for Kubernetes
   | 'InvalidReport' // the EventReport's resources cannot be decoded
+  | 'MissingEventSource' // spec.eventSourceName names an EventSource that does not exist
+  | 'EvaluationFailed' // the agent could not evaluate the EventSource in that cluster (its Lua/CEL failed)
   | 'ImmutableField' // oneForEvent changed after outputs were generated
   | 'InvalidSpec'; // the trigger cannot be read (normalisation failed)
 

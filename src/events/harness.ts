@@ -31,7 +31,7 @@ export interface Harness {
   addCluster(c: HarnessCluster): Promise<void>;
   setClusterLabels(namespace: string, name: string, labels: Record<string, string>): Promise<void>;
   /** putReport creates or updates the management-cluster EventReport as the agent writes it. */
-  putReport(c: { namespace: string; name: string }, eventSource: string, resources: KubeObject[], o?: { collect?: boolean }): Promise<void>;
+  putReport(c: { namespace: string; name: string }, eventSource: string, resources: KubeObject[], o?: { collect?: boolean; failure?: string }): Promise<void>;
   deleteReport(c: { namespace: string; name: string }, eventSource: string): Promise<void>;
   apply(obj: KubeObject): Promise<KubeObject>;
   stop(): Promise<void>;
@@ -87,6 +87,7 @@ export async function startHarness(o: { clusters?: HarnessCluster[]; watchWindow
           eventSourceName: es,
           matchingResources: resources.map((r) => objectReferenceOf(r)),
           resources: ro.collect === false ? undefined : encodeEventReportResources(resources),
+          failureMessage: ro.failure,
         },
       );
       await mgmt.apply(report as unknown as KubeObject, { fieldManager: AGENT_FIELD_MANAGER, force: true });

@@ -200,7 +200,12 @@ describe('event manager on the embedded API server', () => {
     // The document leaves eventSourceName as a placeholder for the reader to fill in.
     assert.equal(helm.spec?.eventSourceName, '<your eventSource name>');
     await h.apply(helm);
-    await until('no report for a placeholder: Provisioning', () => status('service-network-policy', EBAO), (s) => s?.clusterInfo?.[0]?.status === 'Provisioning');
+    // The placeholder names no EventSource: status says so per cluster (not a silent Provisioning).
+    await until(
+      'a placeholder EventSource name: Failed, naming the missing EventSource',
+      () => status('service-network-policy', EBAO),
+      (s) => s?.clusterInfo?.[0]?.status === 'Failed' && /^EventSource "<your eventSource name>" does not exist: create it, or correct spec\.eventSourceName$/.test(s.clusterInfo[0].failureMessage ?? ''),
+    );
     await h.apply({ ...helm, spec: { ...helm.spec, eventSourceName: 'sveltos-service' } });
     await h.putReport(FV, 'sveltos-service', [svc('default', 'my-service')]);
     const [p] = await until('ClusterProfile with the chart', () => profiles('service-network-policy'), (l) => l.length === 1);
@@ -209,6 +214,15 @@ describe('event manager on the embedded API server', () => {
     assert.equal(chart.chartVersion, 'v2.6.0');
     assert.equal(chart.releaseNamespace, 'kyverno');
     assert.equal(chart.helmChartAction, 'Install');
+    // The agent can no longer evaluate the EventSource there: the trigger's status says so for that cluster.
+    await h.putReport(FV, 'sveltos-service', [svc('default', 'my-service')], { failure: '<string>:3: attempt to index a nil value' });
+    await until(
+      'the evaluation failure in status',
+      () => status('service-network-policy', EBAO),
+      (s) => s?.clusterInfo?.[0]?.status === 'Failed' && s.clusterInfo[0].failureMessage === 'EventSource "sveltos-service" fails to evaluate in this cluster: <string>:3: attempt to index a nil value',
+    );
+    await h.putReport(FV, 'sveltos-service', [svc('default', 'my-service')]);
+    await until('evaluating again: Provisioned', () => status('service-network-policy', EBAO), (s) => s?.clusterInfo?.[0]?.status === 'Provisioned' && !s.clusterInfo[0].failureMessage);
     await deleteTrigger('service-network-policy', EBAO);
   });
 

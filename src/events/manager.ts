@@ -23,7 +23,7 @@ import {
 } from '../api/index.js';
 import { clusterKey as makeClusterKey, type ClusterEntry, type ClusterEvent, type ClusterRegistry } from '../clusters/index.js';
 import { eventFuncMap, renderClusterTemplate, type FuncOptions } from '../funcs/index.js';
-import { decodeJSON, TemplateError, type FuncMap, type GoValue } from '../gotemplate/index.js';
+import { decodeJSON, TemplateError, type ExecBudget, type FuncMap, type GoValue } from '../gotemplate/index.js';
 import {
   Controller,
   errorMessage,
@@ -69,6 +69,9 @@ export interface EventManagerOptions {
   clock?: Clock;
   /** Namespace of instantiated ConfigMaps/Secrets (default `projectsveltos`). */
   namespace?: string;
+  /** Budget of every template render (steps, output, milliseconds; default gotemplate's DEFAULT_EXEC_BUDGET, timed
+   * with `clock`). */
+  renderBudget?: Partial<Omit<ExecBudget, 'clock'>>;
   /** Coalescing window for informer-driven work in ms (default 10). */
   coalesceMs?: number;
   /** Concurrent reconciles (default 16; they mostly wait on the API server). */
@@ -96,6 +99,10 @@ const FIELD_MANAGER = 'ripple-event-manager';
 const ET = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventTrigger' } as const;
 const EBAO = { apiVersion: 'lib.projectsveltos.io/v1alpha1', kind: 'EventBasedAddOn' } as const;
 const ER = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventReport' } as const;
+const ES = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventSource' } as const;
+// The agent's evaluation failure on a management-cluster EventReport (src/agent/report.ts EVALUATION_FAILURE_ANNOTATION;
+// status.failureMessage there is ours).
+const EVALUATION_FAILURE = 'agent.ripple.dev/evaluation-failure';
 const CP = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile' } as const;
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const SECRET = { apiVersion: 'v1', kind: 'Secret' } as const;
@@ -167,6 +174,8 @@ class Manager {
   private et!: InformerView<Obj>;
   private ebao!: InformerView<Obj>;
   private er!: InformerView<Obj>;
+  /** EventSources, only to tell a missing one in status (the agents evaluate them). */
+  private es!: InformerView<Obj>;
   private cp!: InformerView<Obj>;
   private cm!: InformerView<Obj>;
   private secret!: InformerView<Obj>;
@@ -263,9 +272,10 @@ class Manager {
       return owner && mode !== undefined && !o.metadata.deletionTimestamp ? [`${owner.trigger}/${mode}`] : [];
     });
     this.er = sub(ER, this.reportHandlers());
+    this.es = sub(ES, this.eventSourceHandlers());
     this.removeClusterListener = this.registry.onChange((e) => this.onClusterEvent(e));
 
-    await Promise.all([this.et, this.ebao, this.er, this.cp, this.cm, this.secret].map((i) => syncedOrAbsent(i)));
+    await Promise.all([this.et, this.ebao, this.er, this.es, this.cp, this.cm, this.secret].map((i) => syncedOrAbsent(i)));
     await this.registry.waitForSync();
     if (this.stopped) return;
     // Every trigger once (it fans out to its clusters), and every trigger name that still owns outputs (a trigger
@@ -323,6 +333,15 @@ class Manager {
     if (s?.delete(name) && s.size === 0) this.byEventSource.delete(es);
   }
 
+  // An EventSource appearing or going away changes the status of the triggers naming it (missing or not).
+  private eventSourceHandlers() {
+    const wake = (o: Obj) => {
+      for (const t of this.byEventSource.get(o.metadata.name) ?? []) this.controller.enqueue(keyT(t));
+      for (const t of this.templatedEventSource) this.controller.enqueue(keyT(t));
+    };
+    return { onAdd: wake, onUpdate: (_old: Obj, o: Obj) => wake(o), onDelete: wake };
+  }
+
   private reportHandlers() {
     const wake = (r: Obj) => {
       const spec = (r.spec ?? {}) as { clusterType?: string; clusterNamespace?: string; clusterName?: string; eventSourceName?: string };
@@ -345,7 +364,9 @@ class Manager {
       },
       onUpdate: (old: Obj, r: Obj) => {
         // Status-only writes (ours, the agent's phase) do not change what is generated.
-        if (old.metadata.generation !== r.metadata.generation || old.metadata.deletionTimestamp !== r.metadata.deletionTimestamp) wake(r);
+        // The agent's evaluation failure is an annotation: its change changes the trigger's status.
+        const failureChanged = old.metadata.annotations?.[EVALUATION_FAILURE] !== r.metadata.annotations?.[EVALUATION_FAILURE];
+        if (old.metadata.generation !== r.metadata.generation || old.metadata.deletionTimestamp !== r.metadata.deletionTimestamp || failureChanged) wake(r);
         const phase = (r.status as { phase?: string } | undefined)?.phase;
         if (phase !== 'Processed') this.controller.enqueue(keyR(r.metadata.namespace ?? '', r.metadata.name));
       },
@@ -735,6 +756,7 @@ class Manager {
         clusterJSON: this.clusterText(e),
         eventSourceName: es,
         funcs: this.funcs,
+        budget: { ...this.o.renderBudget, clock: () => this.clock.now() },
         lookup: (kind, ns, name) => (kind === 'ConfigMap' ? this.cm : this.secret).cache.get(ns, name) as SourceObject | undefined,
         namespace: this.namespace,
       },
@@ -805,6 +827,11 @@ class Manager {
     }
 
     const issues: EventIssue[] = [...rendered.events.flatMap((r) => r.issues), ...writeIssues];
+    if (report === undefined && !this.es.cache.get(undefined, es)) {
+      issues.push(issue('MissingEventSource', `EventSource ${JSON.stringify(es)} does not exist: create it, or correct spec.eventSourceName`));
+    }
+    const evaluation = report?.metadata.annotations?.[EVALUATION_FAILURE];
+    if (evaluation) issues.push(issue('EvaluationFailed', `EventSource ${JSON.stringify(es)} fails to evaluate in this cluster: ${evaluation}`));
     const failure = dedupe(issues.map((i) => i.message)).join('; ');
     const hash = contentHash(desired.map((d) => d.metadata.annotations?.[RippleAnnotations.hash] ?? '').sort());
     const status: PairResult['status'] = issues.length > 0 ? 'Failed' : report === undefined && desired.length === 0 ? 'Provisioning' : 'Provisioned';

@@ -70,7 +70,12 @@ describe('template data', () => {
 
   test('oneForEvent true has no .Resources: the error reads like Go', () => {
     const r = render({ oneForEvent: true, profileNameFormat: '{{ len .Resources }}' }, [], [svc('a')]);
-    assert.match(issueOf(r), /TemplateExec: profileNameFormat: template: trig:1:7: executing "trig" at <.Resources>: can't evaluate field Resources in type controllers.currentObject/);
+    assert.match(issueOf(r), /TemplateExec: profileNameFormat: template: trig:1:7: executing "trig" at <.Resources>: can't evaluate field Resources in type controllers.currentObject; .Resources is set only for all events together: set oneForEvent: false on the EventTrigger, or use .Resource$/);
+  });
+
+  test('.Resource without oneForEvent: the error names the fix', () => {
+    const r = render({ oneForEvent: false, profileNameFormat: '{{ .Resource.metadata.name }}' }, [], [svc('a')]);
+    assert.match(issueOf(r), /can't evaluate field Resource in type controllers.currentObjects; .Resource is set only for one event at a time: set oneForEvent: true on the EventTrigger, or range over .Resources$/);
   });
 
   test('oneForEvent false: .MatchingResources is []v1.ObjectReference, .Resources the collected maps', () => {

@@ -25,7 +25,7 @@ import {
   type PolicyRef,
   type TemplateResourceRef,
 } from '../api/index.js';
-import { decodeJSON, isGoMap, parseCached, TemplateError, type FuncMap, type GoMap, type GoValue } from '../gotemplate/index.js';
+import { decodeJSON, isGoMap, parseCached, TemplateError, type ExecBudget, type FuncMap, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { EventError, issue, type EventIssue } from './errors.js';
 import {
   baseLabels,
@@ -75,6 +75,9 @@ export interface RenderContext {
   lookup: SourceLookup;
   /** Where instantiated ConfigMaps/Secrets go (`projectsveltos`). */
   namespace: string;
+  /** The render budget of every template (unset fields: gotemplate's DEFAULT_EXEC_BUDGET); without a clock, steps
+   * and output only. */
+  budget?: Partial<ExecBudget>;
 }
 
 /** GeneratedObject is a ClusterProfile, ConfigMap or Secret the event manager writes. */
@@ -179,10 +182,10 @@ class EventRenderer {
     if (!text.includes('{{')) return text;
     try {
       const t = parseCached(this.ctx.trigger.name, text, { funcs: this.ctx.funcs, missingKey: 'error' });
-      return t.execute(this.data);
+      return t.execute(this.data, this.ctx.budget);
     } catch (e) {
       if (e instanceof TemplateError) {
-        throw fail(e.code === 'parse' ? 'TemplateParse' : 'TemplateExec', `${where}: ${e.message}`, e);
+        throw fail(e.code === 'parse' ? 'TemplateParse' : 'TemplateExec', `${where}: ${e.message}${dataShapeHint(e.message)}`, e);
       }
       throw e;
     }
@@ -451,6 +454,20 @@ class EventRenderer {
     run(s.configMapGenerator, 'ConfigMap', 'configMapGenerator');
     run(s.secretGenerator, 'Secret', 'secretGenerator');
   }
+}
+
+// Go's message for a field the dot does not have names the Go struct, not the setting that chose it: name the fix.
+// (The message is the only place this surfaces; the hint only adds to it.)
+function dataShapeHint(message: string): string {
+  const m = /can't evaluate field (\w+) in type controllers\.(currentObjects?)\b/.exec(message);
+  if (!m) return '';
+  if (m[2] === 'currentObjects' && ['Resource', 'MatchingResource', 'CloudEvent'].includes(m[1])) {
+    return `; .${m[1]} is set only for one event at a time: set oneForEvent: true on the EventTrigger, or range over .${m[1] === 'CloudEvent' ? 'CloudEvents' : m[1] + 's'}`;
+  }
+  if (m[2] === 'currentObject' && ['Resources', 'MatchingResources', 'CloudEvents'].includes(m[1])) {
+    return `; .${m[1]} is set only for all events together: set oneForEvent: false on the EventTrigger, or use .${m[1].slice(0, -1)}`;
+  }
+  return '';
 }
 
 function fail(code: EventIssue['code'], message: string, cause?: unknown): EventError {

@@ -5,7 +5,7 @@ import bcryptjs from 'bcryptjs';
 import { createCipheriv, createDecipheriv, createHash, createHmac, generateKeyPairSync, scryptSync } from 'node:crypto';
 import { formatValue, GoInt, GoStruct, type GoFunc, type GoValue } from '../gotemplate/index.js';
 import { defineFunc, goError } from './define.js';
-import { randomBytes, type ResolvedOptions } from './options.js';
+import { checkStringLength, randomBytes, type ResolvedOptions } from './options.js';
 import { intValue } from './reflect.js';
 import { base64Decode } from './encoding.js';
 import { bytesToString } from './cast.js';
@@ -263,6 +263,7 @@ export function cryptoFuncs(o: ResolvedOptions): GoFunc[] {
     defineFunc('randBytes', '(int) (string, error)', (n: GoValue) => {
       const count = intValue(n);
       if (count < 0) throw goError('runtime error: makeslice: len out of range');
+      checkStringLength(o, 'randBytes', count);
       return Buffer.from(randomBytes(o, count)).toString('base64');
     }),
     defineFunc('uuidv4', '() string', () => {

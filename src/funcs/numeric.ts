@@ -5,7 +5,7 @@ import type { GoFunc, GoValue } from '../gotemplate/index.js';
 import { atoi, parseInt64, sprint } from '../gotemplate/index.js';
 import { toFloat64, toInt, toInt64 } from './cast.js';
 import { defineFunc, goError } from './define.js';
-import { randomInt, type ResolvedOptions } from './options.js';
+import { checkListLength, randomInt, type ResolvedOptions } from './options.js';
 import { goInt, intSlice, intValue } from './reflect.js';
 import { wrapInt64 } from './strconv.js';
 
@@ -74,8 +74,12 @@ function decimalOp(a: GoValue, rest: GoValue[], op: (x: Decimal, y: Decimal) => 
 }
 
 /** untilStep is Sprig's untilStep: start, start+step, … up to but excluding stop; empty when the step points away. */
-export function untilStep(start: number, stop: number, step: number): number[] {
+export function untilStep(start: number, stop: number, step: number, budget?: { o: ResolvedOptions; fn: string }): number[] {
   const v: number[] = [];
+  if (budget) {
+    const n = stop < start ? (step < 0 ? Math.ceil((start - stop) / -step) : 0) : step > 0 ? Math.ceil((stop - start) / step) : 0;
+    checkListLength(budget.o, budget.fn, n);
+  }
   if (stop < start) {
     if (step >= 0) return v;
     for (let i = start; i > stop; i += step) v.push(i);
@@ -86,7 +90,8 @@ export function untilStep(start: number, stop: number, step: number): number[] {
   return v;
 }
 
-function seq(params: number[]): string {
+function seq(params: number[], o: ResolvedOptions): string {
+  const budget = { o, fn: 'seq' };
   // Go: numeric.go seq
   let increment = 1;
   switch (params.length) {
@@ -96,7 +101,7 @@ function seq(params: number[]): string {
       const start = 1;
       const end = params[0];
       if (end < start) increment = -1;
-      return untilStep(start, end + increment, increment).join(' ');
+      return untilStep(start, end + increment, increment, budget).join(' ');
     }
     case 3: {
       const [start, step, end] = params;
@@ -104,12 +109,12 @@ function seq(params: number[]): string {
         increment = -1;
         if (step > 0) return '';
       }
-      return untilStep(start, end + increment, step).join(' ');
+      return untilStep(start, end + increment, step, budget).join(' ');
     }
     case 2: {
       const [start, end] = params;
       const step = end < start ? -1 : 1;
-      return untilStep(start, end + step, step).join(' ');
+      return untilStep(start, end + step, step, budget).join(' ');
     }
     default:
       return '';
@@ -145,13 +150,13 @@ export function numericFuncs(o: ResolvedOptions): GoFunc[] {
       const r = parseInt64(sprint(v), 8);
       return r.ok ? r.value : 0n;
     }),
-    defineFunc('seq', '(...int) string', (...ps: GoValue[]) => seq(ps.map(intValue))),
+    defineFunc('seq', '(...int) string', (...ps: GoValue[]) => seq(ps.map(intValue), o)),
     defineFunc('until', '(int) []int', (n: GoValue) => {
       const count = intValue(n);
-      return intSlice(untilStep(0, count, count < 0 ? -1 : 1));
+      return intSlice(untilStep(0, count, count < 0 ? -1 : 1, { o, fn: 'until' }));
     }),
     defineFunc('untilStep', '(int, int, int) []int', (a: GoValue, b: GoValue, c: GoValue) =>
-      intSlice(untilStep(intValue(a), intValue(b), intValue(c))),
+      intSlice(untilStep(intValue(a), intValue(b), intValue(c), { o, fn: 'untilStep' })),
     ),
     defineFunc('add1', '(interface {}) int64', (i: GoValue) => wrapInt64(toInt64(i) + 1n)),
     defineFunc('add', '(...interface {}) int64', (...xs: GoValue[]) => xs.reduce<bigint>((s, x) => wrapInt64(s + toInt64(x)), 0n)),

@@ -1,6 +1,7 @@
 // options.ts: the ports the function library needs from the outside world. The library itself does no I/O: time,
 // randomness, the environment and name resolution all come in through FuncOptions, so templates render the same
 // way in tests, in the CLI and in the controllers.
+import { GoFuncError } from '../gotemplate/index.js';
 
 /** Clock tells the current time; `now` returns milliseconds since the Unix epoch (fractions allowed). */
 export interface Clock {
@@ -37,7 +38,18 @@ export interface FuncOptions {
    * controller container without TZ data uses.
    */
   localZone?: string;
+  /** Longest list `until`, `untilStep` and `seq` may build (default 100,000): beyond it they fail, before
+   * allocating, instead of exhausting the process (`until 100000000` would need gigabytes; each element is an
+   * object of its own). */
+  maxListLength?: number;
+  /** Longest string `repeat`, `indent`, `nindent`, `rand*` and `randBytes` may build, in characters (default 16 MiB). */
+  maxStringLength?: number;
 }
+
+/** DEFAULT_MAX_LIST_LENGTH is FuncOptions.maxListLength's default. */
+export const DEFAULT_MAX_LIST_LENGTH = 100_000;
+/** DEFAULT_MAX_STRING_LENGTH is FuncOptions.maxStringLength's default. */
+export const DEFAULT_MAX_STRING_LENGTH = 16 * 1024 * 1024;
 
 /** cryptoRandom fills from the Web Crypto CSPRNG, chunked to its 64 KiB limit per call. */
 export const cryptoRandom: RandomSource = {
@@ -55,6 +67,8 @@ export interface ResolvedOptions {
   readonly env: Readonly<Record<string, string>> | undefined;
   readonly resolveHost: HostResolver | undefined;
   readonly localZone: string;
+  readonly maxListLength: number;
+  readonly maxStringLength: number;
 }
 
 /** resolveOptions applies the defaults. */
@@ -65,7 +79,19 @@ export function resolveOptions(opts: FuncOptions = {}): ResolvedOptions {
     env: opts.env,
     resolveHost: opts.resolveHost,
     localZone: opts.localZone ?? 'UTC',
+    maxListLength: opts.maxListLength ?? DEFAULT_MAX_LIST_LENGTH,
+    maxStringLength: opts.maxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
   };
+}
+
+/** checkListLength fails (before anything is allocated) when fn would build a list longer than the budget allows. */
+export function checkListLength(o: ResolvedOptions, fn: string, n: number): void {
+  if (n > o.maxListLength) throw new GoFuncError(`${fn}: a list of ${n} elements is more than the render budget allows (${o.maxListLength})`);
+}
+
+/** checkStringLength fails (before anything is allocated) when fn would build a string longer than the budget allows. */
+export function checkStringLength(o: ResolvedOptions, fn: string, n: number): void {
+  if (n > o.maxStringLength) throw new GoFuncError(`${fn}: a string of ${n} characters is more than the render budget allows (${o.maxStringLength})`);
 }
 
 /** randomBytes draws n bytes from the configured source. */

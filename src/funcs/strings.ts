@@ -4,7 +4,7 @@ import type { GoFunc, GoValue } from '../gotemplate/index.js';
 import { formatValue, quote } from '../gotemplate/index.js';
 import { strslice, strval } from './cast.js';
 import { defineFunc, goError } from './define.js';
-import { randomInt, type ResolvedOptions } from './options.js';
+import { checkStringLength, randomInt, type ResolvedOptions } from './options.js';
 import { intValue, stringSlice, typedMap } from './reflect.js';
 import { isAscii, isDigit, isLetter, isSpace, mapRunes, toLower, toTitle, toUpper, utf8Bytes, utf8String } from './unicode.js';
 import { shuffleRunes, swapCase, toKebabCase, toPascalCase, toSnakeCase, uncapitalize } from './xstrings.js';
@@ -185,6 +185,7 @@ const ASCII_PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode
 /** randomString draws count characters uniformly from charset (goutils.CryptoRandom with Sprig's sets). */
 function randomString(o: ResolvedOptions, count: number, charset: string): string {
   if (count <= 0) return ''; // a negative count is an error Sprig discards
+  checkStringLength(o, 'rand', count);
   let out = '';
   for (let i = 0; i < count; i++) out += charset[randomInt(o, charset.length)];
   return out;
@@ -226,7 +227,11 @@ export function stringFuncs(o: ResolvedOptions): GoFunc[] {
       if (end < 0 || end > len) return goSliceString(s, start, undefined);
       return goSliceString(s, start, end);
     }),
-    defineFunc('repeat', '(int, string) string', (n: GoValue, s: string) => repeatString(s, intValue(n))),
+    defineFunc('repeat', '(int, string) string', (n: GoValue, s: string) => {
+      const count = intValue(n);
+      checkStringLength(o, 'repeat', s.length * Math.max(count, 0));
+      return repeatString(s, count);
+    }),
     defineFunc('trimall', '(string, string) string', (a: string, b: string) => trimCutset(b, a)),
     defineFunc('trimAll', '(string, string) string', (a: string, b: string) => trimCutset(b, a)),
     defineFunc('trimSuffix', '(string, string) string', (a: string, b: string) =>
@@ -269,8 +274,8 @@ export function stringFuncs(o: ResolvedOptions): GoFunc[] {
         .map((a) => formatValue(a))
         .join(' '),
     ),
-    defineFunc('indent', '(int, string) string', (n: GoValue, s: string) => indent(intValue(n), s)),
-    defineFunc('nindent', '(int, string) string', (n: GoValue, s: string) => '\n' + indent(intValue(n), s)),
+    defineFunc('indent', '(int, string) string', (n: GoValue, s: string) => indent(o, 'indent', intValue(n), s)),
+    defineFunc('nindent', '(int, string) string', (n: GoValue, s: string) => '\n' + indent(o, 'nindent', intValue(n), s)),
     defineFunc('replace', '(string, string, string) string', (old: string, nw: string, src: string) =>
       replaceAll(src, old, nw),
     ),
@@ -288,7 +293,9 @@ export function stringFuncs(o: ResolvedOptions): GoFunc[] {
   ];
 }
 
-function indent(spaces: number, v: string): string {
+function indent(o: ResolvedOptions, fn: string, spaces: number, v: string): string {
+  // Every line gets the padding: the result grows with spaces × lines.
+  if (spaces > 0) checkStringLength(o, fn, v.length + spaces * (1 + countLines(v)));
   const pad = repeatString(' ', spaces);
   return pad + v.split('\n').join('\n' + pad);
 }
@@ -300,3 +307,9 @@ function indexedParts(parts: string[]): Record<string, string> {
   return typedMap(m, 'map[string]string');
 }
 
+
+function countLines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}

@@ -4,6 +4,7 @@
 export type TemplateErrorCode =
   | 'parse' // the template text is invalid (Go's Parse error)
   | 'exec' // execution failed (Go's ExecError)
+  | 'budget' // execution exceeded its step, output or time budget (ExecBudget)
   | 'no_template' // ExecuteTemplate named a template that does not exist
   | 'invalid_option' // Option() got a string Go would panic on
   | 'invalid_func' // Funcs() got a bad name or a value that is not a function

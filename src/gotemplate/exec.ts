@@ -54,6 +54,32 @@ import type { Tree } from './parse.js';
  */
 export const maxExecDepth = 1000;
 
+/** ExecBudget bounds one execution (with the templates it invokes), so that a hostile or careless template fails
+ * alone instead of exhausting the process: `{{range until 100000000}}` or a runaway recursion stop with an error. */
+export interface ExecBudget {
+  /** Nodes walked plus range iterations. */
+  maxSteps: number;
+  /** Characters of output. */
+  maxOutputBytes: number;
+  /** Wall time in milliseconds, measured with `clock` (no clock: no time limit; the core reads no clock itself). */
+  maxMillis: number;
+  /** Milliseconds since some epoch (the caller's clock port). */
+  clock?: () => number;
+}
+
+/** DEFAULT_EXEC_BUDGET: 1,000,000 steps, 32 MiB of output and 10 s (when a clock is given) per execution. A real
+ * chart or Sveltos template uses a few thousand steps and well under a megabyte; a million steps take about 0.4 s,
+ * which bounds how long one template can hold the event loop every cluster shares. */
+export const DEFAULT_EXEC_BUDGET: Readonly<ExecBudget> = { maxSteps: 1_000_000, maxOutputBytes: 32 * 1024 * 1024, maxMillis: 10_000 };
+
+/** BudgetError is an execution stopped by its ExecBudget. */
+export class BudgetError extends Error {
+  override readonly name = 'BudgetError';
+}
+
+// How often (in steps) the clock is read: often enough to stop within milliseconds, rarely enough to cost nothing.
+const CLOCK_EVERY = 1024;
+
 /** MISSING is Go's missingVal: "no final value from a previous pipeline stage". */
 export const MISSING: unique symbol = Symbol('missingVal');
 type Final = GoValue | typeof MISSING;
@@ -122,10 +148,30 @@ export class State {
   nvars = 0;
   /** Whether dot is an interface value (a range element of an interface-typed container). */
   dotBoxed = false;
+  private readonly budget: ExecBudget;
+  private stepsLeft: number;
+  private readonly deadline: number;
 
-  constructor(tmpl: ExecTemplate, dot: GoValue) {
+  constructor(tmpl: ExecTemplate, dot: GoValue, budget: ExecBudget = DEFAULT_EXEC_BUDGET) {
     this.tmpl = tmpl;
+    this.budget = budget;
+    this.stepsLeft = budget.maxSteps;
+    this.deadline = budget.clock ? budget.clock() + budget.maxMillis : Number.POSITIVE_INFINITY;
     this.push('$', dot, false);
+  }
+
+  /** step charges one step of the budget and checks the output size and, now and then, the time. */
+  step(): void {
+    const left = --this.stepsLeft;
+    if (left < 0) this.overBudget(`more than ${this.budget.maxSteps} steps`);
+    if (this.out.length > this.budget.maxOutputBytes) this.overBudget(`output larger than ${this.budget.maxOutputBytes} bytes`);
+    if ((left & (CLOCK_EVERY - 1)) === 0 && this.budget.clock && this.budget.clock() > this.deadline) {
+      this.overBudget(`running longer than ${this.budget.maxMillis} ms`);
+    }
+  }
+
+  private overBudget(what: string): never {
+    throw new BudgetError(this.formatError(`render budget exceeded: ${what}`));
   }
 
   /** push pushes a new variable on the stack. */
@@ -193,6 +239,7 @@ export class State {
 
   walk(dot: GoValue, node: Node): Control {
     this.node = node;
+    this.step();
     switch (node.type) {
       case NodeType.Action: {
         // Do not pop variables so they persist until next end. Also, if the action declares variables, don't

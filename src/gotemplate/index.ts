@@ -2,6 +2,7 @@
 export * from './value.js';
 export { Template, parseCached, CACHE_LIMIT, type TemplateOptions, type Escape } from './template.js';
 export { TemplateError, type TemplateErrorCode } from './errors.js';
+export { DEFAULT_EXEC_BUDGET, type ExecBudget } from './exec.js';
 export type { MissingKey } from './option.js';
 export { sprint, sprintArgs, sprintf, sprintfArgs, sprintln, sprintlnArgs, formatValue } from './fmt.js';
 export {

@@ -2,7 +2,7 @@
 // Option, Delims, AddParseTree, Execute, ExecuteTemplate) plus parseCached, a bounded cache of parsed templates.
 import { isGoFunc, type FuncMap, type GoFunc, type GoValue } from './value.js';
 import { TemplateError } from './errors.js';
-import { ExecError, State, type ExecTemplate } from './exec.js';
+import { BudgetError, DEFAULT_EXEC_BUDGET, ExecError, State, type ExecBudget, type ExecTemplate } from './exec.js';
 import { BUILTIN_NAMES } from './funcs.js';
 import { MissingKeyAction, parseMissingKey, parseOption, type MissingKey } from './option.js';
 import { isEmptyTree } from './node.js';
@@ -216,6 +216,11 @@ export class Template implements ExecTemplate {
       trees = parse(this._name, text, this.leftDelim, this.rightDelim, [this.common.parseFuncs, BUILTIN_NAMES]);
     } catch (e) {
       if (e instanceof ParseError) throw new TemplateError('parse', e.message, { cause: e });
+      if (e instanceof RangeError && /call stack/i.test(e.message)) {
+        // Go: parse.go stops at maxStackDepth with this message; the JavaScript stack is shallower than Go's, so
+        // actions nested deeply enough to exhaust it are refused the same way instead of escaping as a RangeError.
+        throw new TemplateError('parse', `template: ${this._name}: max expression depth exceeded`, { cause: e });
+      }
       throw e;
     }
     // Add the newly parsed trees, including the one for t, into our common structure.
@@ -232,12 +237,13 @@ export class Template implements ExecTemplate {
 
   /**
    * execute applies the parsed template to the data and returns the output. Throws TemplateError('exec') with Go's
-   * message; partial output is discarded (as Sveltos discards it).
+   * message; partial output is discarded (as Sveltos discards it). The budget (DEFAULT_EXEC_BUDGET unless given)
+   * bounds steps, output and, with a clock, time: beyond it the execution fails with TemplateError('budget').
    */
-  execute(data: GoValue): string {
+  execute(data: GoValue, budget?: Partial<ExecBudget>): string {
     // Go: reflect.ValueOf(nil) is the invalid value.
     const dot = data === null ? undefined : data;
-    const state: State = new State(this, dot);
+    const state: State = new State(this, dot, budget ? { ...DEFAULT_EXEC_BUDGET, ...budget } : DEFAULT_EXEC_BUDGET);
     if (this.common.escape === 'html' && this.tree !== null && this.tree.root !== null) {
       const err = checkHTMLEscaping(this.tree, (name) => {
         const t = this.common.tmpl.get(name);
@@ -251,6 +257,7 @@ export class Template implements ExecTemplate {
       state.walk(dot, root);
     } catch (e) {
       if (e instanceof ExecError) throw new TemplateError('exec', e.message, { cause: e });
+      if (e instanceof BudgetError) throw new TemplateError('budget', e.message, { cause: e });
       if (e instanceof RangeError && /call stack/i.test(e.message)) {
         // Nesting deep enough to exhaust the JavaScript stack before maxExecDepth: report it where it happened.
         const msg = state.formatError(`exceeded maximum template depth (${state.depth}): the JavaScript call stack is exhausted`);
@@ -262,10 +269,10 @@ export class Template implements ExecTemplate {
   }
 
   /** executeTemplate applies the template associated with t that has the given name to the data. */
-  executeTemplate(name: string, data: GoValue): string {
+  executeTemplate(name: string, data: GoValue, budget?: Partial<ExecBudget>): string {
     const tmpl = this.lookup(name);
     if (tmpl === undefined) throw new TemplateError('no_template', `template: no template ${quote(name)} associated with template ${quote(this._name)}`);
-    return tmpl.execute(data);
+    return tmpl.execute(data, budget);
   }
 }
 

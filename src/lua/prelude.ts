@@ -5,6 +5,8 @@
 // function. Scripts never see the host globals: each evaluation gets a fresh environment whose __index is the
 // sandbox table returned here, and whose metatable is protected.
 
+import { PATTERNS } from './patterns.js';
+
 /**
  * PRELUDE is called with (LAZY sentinel, materialize, goTostring, print, requireModule, requireNone, currentEnv,
  * markDirty, clockNow, helpers, upper, lower) and returns (G without helpers, G with helpers and modules, cleanup, guard).
@@ -107,7 +109,10 @@ mathlib.tanh = function(x) local a, b = math.exp(x), math.exp(-x) return (a - b)
 mathlib.huge = 1.7976931348623157e308
 
 local stringlib = copy(string)
-stringlib.gfind = string.gmatch
+local cfind = string.find
+-- find, match, gmatch, gsub (and 5.1's gfind) in Lua, under the instruction budget (src/lua/patterns.ts).
+local patterns_all_lua = false
+${PATTERNS}
 -- gopher-lua upper/lower are Go's Unicode-aware strings.ToUpper/ToLower; Lua's are byte-wise in the C locale.
 stringlib.upper = unicodeupper
 stringlib.lower = unicodelower
@@ -122,7 +127,7 @@ stringlib.format = function(fmt, ...)
   local i = 0
   local pos = 1
   while true do
-    local s, e, conv = fmt:find("%%[-+ #0]*%d*%.?%d*(.)", pos)
+    local s, e, conv = cfind(fmt, "%%[-+ #0]*%d*%.?%d*(.)", pos)
     if not s then break end
     pos = e + 1
     if conv ~= "%" then

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { startAddonDeployer, type AddonDeployer } from '../addons/index.js';
 import { startAgentManager, type AgentManager } from '../agent/index.js';
 import { ClusterReadinessController, ClusterRegistry, ClusterSetController } from '../clusters/index.js';
-import { startEventManager, type EventManager } from '../events/index.js';
+import { startEventManager, type EventManager, type EventManagerOptions } from '../events/index.js';
 import { EventRecorder, FencedError, InformerFactory, KubeClient, LeaderElector, errorMessage } from '../kube/index.js';
 import { createMetricsRegistry, serveMetrics, silentLogger, type Logger, type Registry } from '../obs/index.js';
 import { leaseNameForShard } from './shards.js';
@@ -64,6 +64,10 @@ export interface ManagerOptions {
   probeIntervalMs?: number;
   /** How long the event manager lets per-cluster results accumulate before writing a trigger's status (ms). */
   statusDelayMs?: number;
+  /** Lua instructions one EventSource evaluation may run (default the Lua runtime's, 10,000,000). */
+  luaInstructionLimit?: number;
+  /** Budget of every event-manager template render (default gotemplate's DEFAULT_EXEC_BUDGET). */
+  renderBudget?: EventManagerOptions['renderBudget'];
   /** Sharding key (sharding.projectsveltos.io/key): undefined = every cluster. */
   shardKey?: string;
   /** Run the controllers only while holding a Lease (several replicas: one active). */
@@ -225,8 +229,8 @@ class ControlPlane implements Manager {
     readiness.start();
     sets.start();
     try {
-      c.agent = await startAgentManager({ ...common, mode: o.agentMode ?? 'agentless', clock: o.clock, coalesceMs: o.coalesceMs });
-      c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs });
+      c.agent = await startAgentManager({ ...common, mode: o.agentMode ?? 'agentless', clock: o.clock, coalesceMs: o.coalesceMs, luaInstructionLimit: o.luaInstructionLimit });
+      c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs, renderBudget: o.renderBudget });
       await c.events.ready;
       c.addons = await startAddonDeployer({ ...common, clock: o.clock, coalesceMs: o.coalesceMs, chartCacheDir: o.chartCacheDir });
     } catch (err) {

@@ -12,9 +12,14 @@ export interface LogOptions {
   name?: string;
 }
 
-/** createLogger returns a pino logger writing JSON lines to stderr (or the given stream). */
+// Credentials never reach a log line, whichever component passes them along by mistake: a bearer token or a
+// kubeconfig in a log file is a credential handed to everyone who can read logs.
+const REDACT = ['token', 'bearerToken', 'authorization', 'kubeconfig', 'password'].flatMap((k) => [k, `*.${k}`, `*.*.${k}`]);
+
+/** createLogger returns a pino logger writing JSON lines to stderr (or the given stream); fields named token,
+ * bearerToken, authorization, kubeconfig or password (up to two levels deep) are written as "[REDACTED]". */
 export function createLogger({ level = 'info', destination = process.stderr, name = 'ripple' }: LogOptions = {}): Logger {
-  return pino({ name, level, base: { name }, timestamp: pino.stdTimeFunctions.isoTime }, destination as never);
+  return pino({ name, level, base: { name }, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: REDACT, censor: '[REDACTED]' } }, destination as never);
 }
 
 /** silentLogger returns a logger that drops everything (tests, benches). */

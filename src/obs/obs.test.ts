@@ -17,6 +17,17 @@ test('createLogger writes JSON lines with level and message', async () => {
   assert.equal(line.level, 30);
 });
 
+test('createLogger never writes a token, authorization header or kubeconfig', async () => {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (c) => (text += c));
+  const log = createLogger({ destination: out, name: 't' });
+  log.info({ token: 'SECRET1', cluster: { name: 'a', token: 'SECRET2' }, req: { headers: { authorization: 'Bearer SECRET3' } }, kubeconfig: 'SECRET4' }, 'x');
+  await new Promise((r) => setImmediate(r));
+  assert.doesNotMatch(text, /SECRET/);
+  assert.match(text, /"cluster":\{"name":"a","token":"\[REDACTED\]"\}/);
+});
+
 test('serveMetrics exposes the registry on /metrics', async () => {
   const registry = createMetricsRegistry();
   const c = new Counter({ name: 'ripple_test_total', help: 'test counter', registers: [registry] });

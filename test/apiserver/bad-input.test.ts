@@ -124,7 +124,7 @@ test('storage is intact after all of that', async () => {
   await srv.server.stop();
   // Reopen the same data directory: everything written is readable again.
   const { startApiServer } = await import('../../src/apiserver/index.js');
-  const again = await startApiServer({ dataDir: srv.dir, durability: 'process' });
+  const again = await startApiServer({ dataDir: srv.dir, durability: 'process', plainHttp: true });
   try {
     const c = new RawClient(again.cluster('bad'));
     assert.deepEqual((await c.get(CMS)).json.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['target']);

@@ -13,7 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'ripple-durability-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function startRipple(): Promise<{ child: ChildProcess; base: string; token: string }> {
-  const child = spawn(process.execPath, [RIPPLE, 'apiserver', '--data-dir', dir, '--cluster', 'd', '--log-level', 'error'], {
+  const child = spawn(process.execPath, [RIPPLE, 'apiserver', '--data-dir', dir, '--cluster', 'd', '--log-level', 'error', '--plain-http'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

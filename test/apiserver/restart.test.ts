@@ -11,7 +11,7 @@ import { RawClient } from './raw.js';
 
 test('a restart keeps tokens, CRDs, load balancers and allocations', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ripple-restart-'));
-  let server = await startApiServer({ dataDir: dir, clusters: ['edge'], loadBalancer: [{ cluster: 'edge', pool: ['198.51.100.7'] }] });
+  let server = await startApiServer({ dataDir: dir, clusters: ['edge'], loadBalancer: [{ cluster: 'edge', pool: ['198.51.100.7'] }], plainHttp: true });
   try {
     const before = server.cluster('edge');
     let api = new RawClient(before);
@@ -28,7 +28,7 @@ test('a restart keeps tokens, CRDs, load balancers and allocations', async () =>
     const note = (await api.post('/apis/keep.io/v1/namespaces/default/notes', { apiVersion: 'keep.io/v1', kind: 'Note', metadata: { name: 'n' }, text: 'hi' })).json;
     await server.stop();
 
-    server = await startApiServer({ dataDir: dir });
+    server = await startApiServer({ dataDir: dir, plainHttp: true });
     const after = server.cluster('edge');
     assert.equal(after.token, before.token, 'the token is persisted');
     assert.match(readFileSync(server.kubeconfigPath, 'utf8'), new RegExp(before.token));

@@ -4,6 +4,7 @@
 // kubeOpenAPIResultToFieldErrors); defaulting and pruning port apiextensions-apiserver pkg/apiserver/schema
 // {defaulting,pruning}; list invariants port pkg/apiserver/schema/listtype. CEL rules (x-kubernetes-validations)
 // are not evaluated.
+import { RE2JS } from 're2js';
 import { objectMetaSchema } from './builtin.js';
 import { cleanSchema } from './schema-shape.js';
 import { cloneJSON, deepEqualJSON, formatGoNumber, goQuote, hasKey, isObject, setKey, type JSONObject } from './json.js';
@@ -245,15 +246,18 @@ function validateString(s: JSONSchemaProps, v: string, path: string, errs: Field
   }
 }
 
-const patternCache = new Map<string, RegExp | null>();
+// Patterns are Go regexps run by RE2 (kube-openapi: regexp.MatchString), in time linear in the value: a pattern such
+// as ^(a+)+$ cannot stall the server as a backtracking engine would. The cache is bounded (CRDs come and go).
+const patternCache = new Map<string, RE2JS | null>();
 function matchPattern(pattern: string, v: string): boolean {
   let re = patternCache.get(pattern);
   if (re === undefined) {
     try {
-      re = new RegExp(pattern, 'u');
+      re = RE2JS.compile(pattern);
     } catch {
       re = null;
     }
+    if (patternCache.size >= 1024) patternCache.delete(patternCache.keys().next().value!);
     patternCache.set(pattern, re);
   }
   return re === null ? true : re.test(v);

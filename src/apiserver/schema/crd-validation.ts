@@ -6,6 +6,7 @@
 // Go: apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go, pkg/apiserver/schema/validation.go,
 // complete.go, pkg/apiserver/schema/defaulting/validation.go. CEL rules (x-kubernetes-validations) are checked for
 // shape only; their expressions are not compiled or evaluated.
+import { RE2JS } from 're2js';
 import { unknownPaths, validateValue } from './compile.js';
 import { cloneJSON, deepEqualJSON, goQuote, hasKey, isObject, type JSONObject } from './json.js';
 import type { FieldError, JSONSchemaProps } from './types.js';
@@ -766,7 +767,8 @@ function valueValidation(s: JSONSchemaProps, skipAnyOf: boolean, skipFirstAllOfA
   errs.push(...nestedValueValidation(asSchema(s.not), false, at(path, 'not')));
   if (typeof s.pattern === 'string' && s.pattern !== '') {
     try {
-      new RegExp(s.pattern, 'u');
+      // Go: regexp.Compile — RE2 syntax (no lookaround or backreferences), Go's error text.
+      RE2JS.compile(s.pattern);
     } catch (e) {
       errs.push(invalid(at(path, 'pattern'), s.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
     }

@@ -7,8 +7,8 @@ const USAGE = `Usage: ripple apiserver --data-dir DIR [--port P] [--cluster NAME
 
 Runs the embedded Kubernetes-compatible API server: any number of virtual clusters behind one port on 127.0.0.1,
 each under /clusters/NAME with its own bearer token, all state durable in DIR/state.db. DIR/kubeconfig gets one
-context per cluster (named after it). The port speaks HTTPS (what the kubeconfig uses; its CA is DIR/tls.crt) and
-plain HTTP. Stop it with Ctrl-C or SIGTERM; a restart with the same DIR resumes where it stopped.
+context per cluster (named after it). The port speaks HTTPS (what the kubeconfig uses; its CA is DIR/tls.crt); a
+plain-HTTP request gets 400 unless --plain-http is given. DIR is 0700 and its files 0600. Stop it with Ctrl-C or SIGTERM; a restart with the same DIR resumes where it stopped.
 
 Flags:
   --data-dir DIR             state directory (created when missing)               (required)
@@ -22,6 +22,7 @@ Flags:
   --durability process|power process (default): an acknowledged write survives a killed process (it is committed
                              to SQLite's WAL first); power: it also survives power loss (fsynced before answering)
   --log-level LEVEL          error, warn, info (default) or debug; logs go to stderr as JSON lines
+  --plain-http               also answer plain HTTP on the port (bearer tokens then cross loopback in clear text)
 
 Examples:
   ripple apiserver --data-dir ./state --cluster mgmt --cluster edge-1 --load-balancer mgmt=1.1.1.1
@@ -58,6 +59,7 @@ export const commands: Command[] = [
         'load-balancer': { type: 'string', multiple: true },
         durability: { type: 'string' },
         'log-level': { type: 'string' },
+        'plain-http': { type: 'boolean' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const dataDir = values['data-dir'];
@@ -75,7 +77,7 @@ export const commands: Command[] = [
       const logger = stderrLogger(io, level);
       let server: ApiServer;
       try {
-        server = await startApiServer({ dataDir, port, clusters, loadBalancer, durability: durability as Durability, logger });
+        server = await startApiServer({ dataDir, port, clusters, loadBalancer, durability: durability as Durability, logger, plainHttp: Boolean(values['plain-http']) });
         if (server.clusters().length === 0) await server.addCluster('default');
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
@@ -96,7 +98,7 @@ export const commands: Command[] = [
       const names = server.clusters();
       io.stdout.write(
         [
-          `ripple apiserver listening on ${server.url} (plain HTTP: ${server.httpUrl})`,
+          `ripple apiserver listening on ${server.url}${values['plain-http'] ? ` (plain HTTP: ${server.httpUrl})` : ''}`,
           `clusters: ${names.join(', ')}`,
           `kubeconfig: ${server.kubeconfigPath} (one context per cluster)`,
           '',

@@ -2,15 +2,16 @@
 // managed clusters as virtual clusters on one port), installs the CRDs, registers every cluster as Sveltos does, runs
 // the control plane agentless and narrates what happens; `--demo NAME` applies a seed scenario on top, `--once` runs
 // it to the end, checks every outcome and exits.
-import { createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { chartsInDir, serveChartRepo, type ChartRepoServer, type ServedChart } from '../../charts/index.js';
 import { parseLabels } from '../../clusters/index.js';
 import { loadChartFiles, packageChart } from '../../helm/index.js';
 import { DEMOS, SeedError, demoCharts, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
+import { DATA_FILE_MODE, prepareDataDir, type ClusterLimits } from '../../apiserver/index.js';
 import { errorMessage } from '../../kube/index.js';
-import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
+import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec, type ManagerOptions } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
 import { startUi, type UiServer } from '../../ui/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
@@ -60,6 +61,12 @@ ${DEMO_LIST}
   --no-ui                   do not serve the dashboard (it is never served with --once)
   --log-level LEVEL         error, warn, info or debug: logs go to stderr at that level (always also to
                             DIR/ripple.log, at info by default)
+  --limit NAME=N            a limit (repeatable). Per virtual cluster of the API server: objects (default 200000),
+                            bytes of stored JSON (536870912), object-bytes (1572864), body-bytes (3145728),
+                            nesting (1000); beyond them writes get 403/413/400 as kube-apiserver answers. Per
+                            event-manager template render: template-steps (1000000), template-output (33554432
+                            characters), template-ms (10000); beyond them that render fails, in status. Per
+                            EventSource evaluation: lua-instructions (10000000), pattern matching included
 
 Demo variants (--seed): cross-cluster 002 (the blog post's EventBasedAddOn); network-policy, ingress and
 httproute 003 (the newer revision of the event framework page, recovered from flattened text).
@@ -170,6 +177,38 @@ function printReport(io: CommandIO, r: DemoReport): void {
   }
 }
 
+type RenderBudget = NonNullable<ManagerOptions['renderBudget']>;
+
+const LIMIT_FLAGS: Record<string, { api: keyof ClusterLimits } | { render: keyof RenderBudget } | { lua: true }> = {
+  'lua-instructions': { lua: true },
+  objects: { api: 'maxObjects' },
+  bytes: { api: 'maxBytes' },
+  'object-bytes': { api: 'maxObjectBytes' },
+  'body-bytes': { api: 'maxRequestBodyBytes' },
+  nesting: { api: 'maxNestingDepth' },
+  'template-steps': { render: 'maxSteps' },
+  'template-output': { render: 'maxOutputBytes' },
+  'template-ms': { render: 'maxMillis' },
+};
+
+// parseLimitFlags reads --limit NAME=N flags into the API server's per-cluster limits and the render budget.
+function parseLimitFlags(flags: string[]): { api: Partial<ClusterLimits>; render: RenderBudget; luaInstructions?: number } {
+  const api: Partial<ClusterLimits> = {};
+  const render: RenderBudget = {};
+  let luaInstructions: number | undefined;
+  for (const f of flags) {
+    const i = f.indexOf('=');
+    const key = LIMIT_FLAGS[i < 0 ? f : f.slice(0, i)];
+    if (!key) throw new UsageError(`--limit ${f}: NAME must be one of ${Object.keys(LIMIT_FLAGS).join(', ')}`);
+    const n = Number(f.slice(i + 1));
+    if (i < 0 || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--limit ${f}: give a positive whole number, e.g. --limit objects=1000`);
+    if ('api' in key) api[key.api] = n;
+    else if ('render' in key) render[key.render] = n;
+    else luaInstructions = n;
+  }
+  return { api, render, luaInstructions };
+}
+
 export const commands: Command[] = [
   {
     path: ['up'],
@@ -181,6 +220,7 @@ export const commands: Command[] = [
         port: { type: 'string' },
         cluster: { type: 'string', multiple: true },
         'load-balancer': { type: 'string', multiple: true },
+        limit: { type: 'string', multiple: true },
         demo: { type: 'string' },
         seed: { type: 'string' },
         once: { type: 'boolean' },
@@ -213,6 +253,7 @@ export const commands: Command[] = [
       const notes: string[] = [];
       const clusters = mergeClusters((values.cluster ?? []).map(parseClusterFlag), demo, notes);
       const loadBalancers = [...(values['load-balancer'] ?? []).map(parseLoadBalancerFlag), ...(demo?.loadBalancers ?? [])];
+      const limits = parseLimitFlags(values.limit ?? []);
 
       const dataDir = resolve(values['data-dir'] ?? '.ripple');
       const shown = relative(process.cwd(), dataDir) || '.';
@@ -231,14 +272,20 @@ export const commands: Command[] = [
         }
       }
       let logFile: WriteStream;
+      let dataDirWarnings: string[] = [];
       try {
-        mkdirSync(dataDir, { recursive: true });
-        logFile = createWriteStream(resolve(dataDir, 'ripple.log'), { flags: 'a' });
+        // 0700 directory, 0600 log from its first byte (the log names clusters and objects; the directory holds tokens).
+        dataDirWarnings = prepareDataDir(dataDir, ['ripple.log']);
+        logFile = createWriteStream(resolve(dataDir, 'ripple.log'), { flags: 'a', mode: DATA_FILE_MODE });
         await new Promise<void>((res, rej) => logFile.once('open', () => res()).once('error', rej));
       } catch (err) {
         return fail(ExitCode.BadInput, `cannot use data directory ${display}: ${errorMessage(err)}`);
       }
       const logger: Logger = createLogger({ level: level ?? 'info', destination: teeStream(logFile, level ? io.stderr : undefined), name: 'ripple-up' });
+      for (const w of dataDirWarnings) {
+        logger.warn(w);
+        io.stderr.write(`ripple up: warning: ${w}\n`);
+      }
       const sig = onStopSignal();
       const out = (s: string) => io.stdout.write(`${s}\n`);
       out(`ripple up — data directory ${display} (state persists there; run ripple up again to resume)`);
@@ -265,7 +312,7 @@ export const commands: Command[] = [
 
       let env: Embedded;
       try {
-        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger });
+        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger, limits: limits.api, manager: { renderBudget: limits.render, luaInstructionLimit: limits.luaInstructions } });
       } catch (err) {
         sig.dispose();
         await chartRepo?.stop();
@@ -294,7 +341,7 @@ export const commands: Command[] = [
         const served = env.server.clusters();
         const labelsOf = new Map(env.manager.registry.all().map((c) => [c.ref.name, c.labels]));
         const lbs = new Map(loadBalancers.map((l) => [l.cluster, l.pool]));
-        out(`  API server   ${env.server.url} (virtual clusters under /clusters/NAME; plain HTTP on the same port)`);
+        out(`  API server   ${env.server.url} (virtual clusters under /clusters/NAME; HTTPS only)`);
         for (const [i, name] of served.entries()) {
           const labels = labelText(Object.fromEntries(Object.entries(labelsOf.get(name) ?? {}).filter(([k]) => !k.startsWith('projectsveltos.io/'))));
           const lb = lbs.has(name) ? `, load balancer ${(lbs.get(name) ?? ['default pool']).join(',')}` : '';

@@ -75,6 +75,32 @@ test('ripple validate: every issue with its path, exit 3', async () => {
   assert.match(r.stdout, /error: spec\.policyRefs\[0\]\.kind: Unsupported value: "Configmap": supported values: .*"ConfigMap"/);
 });
 
+test('ripple validate compiles EventSource Lua and CEL as ripple render does', async () => {
+  const es = (name: string, selector: string) => `apiVersion: lib.projectsveltos.io/v1beta1
+kind: EventSource
+metadata:
+  name: ${name}
+spec:
+  resourceSelectors:
+  - group: ""
+    version: v1
+    kind: Service
+${selector}
+`;
+  const r = await runCli(
+    ['validate', '-'],
+    [
+      es('bad-lua', '    evaluate: |\n      function evaluate()\n        return {matching = (}\n      end'),
+      es('bad-cel', '    evaluateCEL:\n    - name: r\n      rule: "resource.spec.ports.size( > 0"'),
+      es('good', '    evaluate: |\n      function evaluate() return {matching = true} end'),
+    ].join('---\n'),
+  );
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  assert.match(r.stdout, /EventSource bad-lua: 1 error\n {2}error: spec\.resourceSelectors\[0\]\.evaluate: <string>:2: unexpected symbol near '}'/);
+  assert.match(r.stdout, /EventSource bad-cel: 1 error\n {2}error: spec\.resourceSelectors\[0\]\.evaluateCEL\[0\]: Unexpected token: GT/);
+  assert.match(r.stdout, /EventSource good: valid/);
+});
+
 test('ripple validate --normalize prints v1beta1 YAML on stdout, diagnostics on stderr', async () => {
   const r = await runCli(['validate', '--normalize', '-'], oldShapes);
   assert.equal(r.code, 0, r.stderr);

@@ -4,6 +4,8 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { formatIssue, normalize, validate, type Issue, type ValidationResult } from '../../api/index.js';
+import { createLuaRuntime, type LuaRuntime } from '../../lua/index.js';
+import { compileEventSource, type EventSourceInput } from '../../match/index.js';
 import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
 
 const usage = `Usage: ripple validate [--normalize] [--output text|json] FILE|DIR|- ...
@@ -76,7 +78,7 @@ async function readSources(args: string[], io: CommandIO): Promise<{ source: str
 
 const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
 
-function check(source: string, text: string, withNormalize: boolean): { results: ObjectResult[]; parseErrors: string[] } {
+function check(source: string, text: string, withNormalize: boolean, runtime: LuaRuntime): { results: ObjectResult[]; parseErrors: string[] } {
   const results: ObjectResult[] = [];
   const parseErrors: string[] = [];
   for (const doc of parseAllDocuments(text)) {
@@ -105,7 +107,17 @@ function check(source: string, text: string, withNormalize: boolean): { results:
       warnings: r.warnings,
       notes: r.notes,
     };
-    if (withNormalize && r.valid) {
+    // An EventSource's Lua and CEL are compiled the way the agent (and ripple render) compiles them: a script that
+    // does not compile, or a rule that does not type-check, makes the object invalid here too.
+    if (r.valid && result.sveltos && result.kind === 'EventSource') {
+      const n = normalize(value);
+      if (n.ok) {
+        const compiled = compileEventSource(n.object as unknown as EventSourceInput, runtime);
+        for (const d of compiled.diagnostics) result.issues.push({ path: d.field, code: 'invalidValue', message: d.message });
+        if (compiled.diagnostics.length > 0) result.valid = false;
+      }
+    }
+    if (withNormalize && result.valid) {
       if (result.sveltos) {
         const n = normalize(value);
         if (n.ok) {
@@ -152,15 +164,21 @@ export const commands: Command[] = [
 
       const all: ObjectResult[] = [];
       const failures: string[] = [];
-      for (const src of await readSources(positionals, io)) {
-        if (src.error !== undefined || src.text === undefined) {
-          failures.push(`${src.source}: ${src.error}`);
-          continue;
+      // Compiling needs no clock: nothing runs, scripts are only loaded.
+      const runtime = await createLuaRuntime();
+      try {
+        for (const src of await readSources(positionals, io)) {
+          if (src.error !== undefined || src.text === undefined) {
+            failures.push(`${src.source}: ${src.error}`);
+            continue;
+          }
+          const { results, parseErrors } = check(src.source, src.text, withNormalize, runtime);
+          failures.push(...parseErrors);
+          if (results.length === 0 && parseErrors.length === 0) failures.push(`${src.source}: no Kubernetes objects found`);
+          all.push(...results);
         }
-        const { results, parseErrors } = check(src.source, src.text, withNormalize);
-        failures.push(...parseErrors);
-        if (results.length === 0 && parseErrors.length === 0) failures.push(`${src.source}: no Kubernetes objects found`);
-        all.push(...results);
+      } finally {
+        runtime.close();
       }
 
       if (output === 'json') {
