@@ -8,8 +8,30 @@ import { gvString, type ResourceDescriptor } from './resource.js';
 
 const SUB_VERBS = ['get', 'patch', 'update'];
 
-// The groups in the order kube-apiserver lists them; CRD groups follow, sorted by name.
-const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'coordination.k8s.io', 'networking.k8s.io', 'rbac.authorization.k8s.io', 'discovery.k8s.io', 'apiextensions.k8s.io'];
+// The groups in the order kube-apiserver 1.32 lists them (the aggregator's group priorities); CRD groups follow, sorted
+// by name.
+const GROUP_ORDER = [
+  '',
+  'apiregistration.k8s.io',
+  'apps',
+  'events.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'autoscaling',
+  'batch',
+  'certificates.k8s.io',
+  'networking.k8s.io',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'storage.k8s.io',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'scheduling.k8s.io',
+  'coordination.k8s.io',
+  'node.k8s.io',
+  'discovery.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+];
 
 interface GroupInfo {
   name: string;

@@ -44,6 +44,8 @@ export const namespaceDescriptor = defineBuiltin({
   plural: 'namespaces',
   namespaced: false,
   shortNames: ['ns'],
+  // Go: the namespace REST storage has no DeleteCollection.
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   status: true,
   nameRule: 'dns1123Label',
   fieldNames: ['status.phase'],

@@ -3,6 +3,7 @@ import { builtinSchema } from '../schema/index.js';
 import { defaultColumns } from '../printers.js';
 import { ALL_VERBS, gvString, withApiVersion, type KindHooks, type PrinterColumn, type ResourceDescriptor, type ScaleSpec } from '../resource.js';
 import type { NameRule } from '../validation.js';
+import { applyGoDefaults } from './defaults.js';
 
 /** BuiltinSpec is what a built-in kind declares; everything else takes kube's defaults. */
 export interface BuiltinSpec {
@@ -25,6 +26,8 @@ export interface BuiltinSpec {
   columns?: PrinterColumn[];
   fieldNames?: string[];
   hooks?: KindHooks;
+  /** goDefaults runs kube's generated defaulters (kinds/defaults.ts) before the kind's own default hook. */
+  goDefaults?: boolean;
   /** Conversion between the stored shape and this served version (events.k8s.io Events). */
   fromStorage?: ResourceDescriptor['fromStorage'];
   toStorage?: ResourceDescriptor['toStorage'];
@@ -58,6 +61,17 @@ export function defineBuiltin(s: BuiltinSpec): ResourceDescriptor {
     fromStorage: s.fromStorage ?? ((obj) => withApiVersion(obj, apiVersion, s.kind)),
     toStorage: s.toStorage ?? ((obj) => withApiVersion(obj, apiVersion, s.kind)),
     fieldNames: s.fieldNames ?? [],
-    hooks: s.hooks ?? {},
+    hooks: s.goDefaults ? withGoDefaults(s, s.hooks ?? {}) : (s.hooks ?? {}),
+  };
+}
+
+function withGoDefaults(s: BuiltinSpec, hooks: KindHooks): KindHooks {
+  const own = hooks.default;
+  return {
+    ...hooks,
+    default(obj) {
+      applyGoDefaults(s.group, s.version, s.kind, obj);
+      own?.(obj);
+    },
   };
 }
