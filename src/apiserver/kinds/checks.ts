@@ -69,7 +69,9 @@ export function selectorMatchesTemplate(spec: Record<string, unknown>, kind: str
   const sel = spec.selector;
   if (!isPlainObject(sel)) return [required(`${path}.selector`)];
   if (Object.keys(asRecord(sel.matchLabels)).length === 0 && asArray(sel.matchExpressions).length === 0) {
-    return [invalid(`${path}.selector`, sel, `empty selector is invalid for ${kind}`)];
+    // field.Invalid dereferences the *metav1.LabelSelector and prints the struct with %#v.
+    const repr = new GoRepr('v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}');
+    return [invalid(`${path}.selector`, repr, `empty selector is invalid for ${kind}`)];
   }
   const labels = asRecord(asRecord(asRecord(spec.template).metadata).labels);
   try {
