@@ -1,5 +1,5 @@
 // apiserver: the embedded Kubernetes-compatible API server (virtual clusters on one loopback port, SQLite-durable).
-export { startApiServer, validateClusterName, type ApiServer, type ApiServerOptions, type ClusterInfo, type KubeConfig } from './server.js';
+export { SIMULATORS, parseSimulators, startApiServer, validateClusterName, type ApiServer, type ApiServerOptions, type ClusterInfo, type KubeConfig, type Simulator } from './server.js';
 export type { Logger } from './cluster.js';
 export type { Durability } from './store.js';
 export { DEFAULT_LB_POOL } from './loadbalancer.js';

@@ -41,7 +41,7 @@ import { clone, deepEqual, isPlainObject, type KubeObject, type ObjectMeta, type
 import { metadataShapeErrors, validateObjectMeta, validateObjectMetaUpdate } from './validation.js';
 
 /** Subresource is the subresource a request addresses (none for the main resource). */
-export type Subresource = 'status' | 'scale' | 'finalize' | undefined;
+export type Subresource = 'status' | 'scale' | 'finalize' | 'binding' | undefined;
 
 /** Scope is what a request addresses: a cluster, a resource in one of its versions, a namespace. */
 export interface Scope {
@@ -95,7 +95,7 @@ function schemaOf(desc: ResourceDescriptor, version: string): JSONSchemaProps {
 }
 
 function hookContext(scope: Scope, o: WriteOptions): HookContext {
-  return { now: rfc3339(scope.cluster.ctx.now()), cluster: scope.cluster, warnings: o.warnings, dryRun: o.dryRun };
+  return { now: rfc3339(scope.cluster.ctx.now()), cluster: scope.cluster, warnings: o.warnings, dryRun: o.dryRun, subresource: scope.subresource };
 }
 
 // Go: names.SimpleNameGenerator — 5 random characters from an alphabet without vowels or confusables.
@@ -348,6 +348,12 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
       if (incoming.status === undefined) delete obj.status;
       obj.metadata!.resourceVersion = incoming.metadata?.resourceVersion;
       if (mode.fieldsTracked) obj.metadata!.managedFields = incoming.metadata?.managedFields;
+      break;
+    case 'binding':
+      // Go: BindingREST / assignPod — only spec.nodeName changes (in-process scheduler and the Binding kind).
+      obj = clone(old);
+      obj.spec = { ...(isPlainObject(old.spec) ? old.spec : {}), nodeName: isPlainObject(incoming.spec) ? incoming.spec.nodeName : undefined };
+      obj.metadata!.resourceVersion = incoming.metadata?.resourceVersion;
       break;
     case 'finalize':
       obj = clone(old);

@@ -33,6 +33,8 @@ export interface HookContext {
   cluster: Cluster;
   warnings: string[];
   dryRun: boolean;
+  /** subresource the write addresses ('status', 'binding' …), undefined for the main resource. */
+  subresource?: string;
 }
 
 /** Allocator hands out unique values (IPs, ports) and remembers who holds them. */

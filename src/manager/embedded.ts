@@ -3,7 +3,7 @@
 // cluster registered the way Sveltos registers it (SveltosCluster NAME/NAME with its labels, kubeconfig Secret
 // NAME-sveltos-kubeconfig; the management cluster as mgmt/mgmt) and the whole control plane (src/manager, agentless)
 // in-process. Starting again on the same DIR re-registers (updating what changed, e.g. the port) and converges.
-import { startApiServer, validateClusterName, type ApiServer, type Durability } from '../apiserver/index.js';
+import { SIMULATORS, startApiServer, validateClusterName, type ApiServer, type Durability, type Simulator } from '../apiserver/index.js';
 import { MANAGEMENT_CLUSTER, registerCluster, validateRegistration } from '../clusters/index.js';
 import { createKubeClient, type KubeClient } from '../kube/index.js';
 import { silentLogger, type Logger, type Registry } from '../obs/index.js';
@@ -37,6 +37,8 @@ export interface EmbeddedOptions {
   logger?: Logger;
   metrics?: Registry;
   durability?: Durability;
+  /** Simulated controllers in every cluster (default: all of SIMULATORS). */
+  simulators?: Simulator[];
   /** Options passed to the control plane (agent mode, coalescing, metrics port, …). */
   manager?: Omit<ManagerOptions, 'client' | 'logger' | 'metrics'>;
 }
@@ -85,6 +87,7 @@ export async function startEmbedded(o: EmbeddedOptions): Promise<Embedded> {
     clusters: names,
     loadBalancer: o.loadBalancers,
     durability: o.durability,
+    simulators: o.simulators ?? [...SIMULATORS],
     logger: logger.child({ component: 'apiserver' }),
   });
   const clients = new Map<string, KubeClient>();

@@ -426,9 +426,12 @@ export const podDescriptor = defineBuiltin({
     validate(obj) {
       return validatePodSpec(obj.spec, 'spec');
     },
-    validateUpdate(obj, old) {
+    validateUpdate(obj, old, ctx) {
       const errs = validatePodSpec(obj.spec, 'spec');
-      if (!deepEqual(podSpecSkeleton(obj.spec), podSpecSkeleton(old.spec))) errs.push({ type: 'FieldValueForbidden', field: 'spec', detail: POD_UPDATABLE });
+      // The binding subresource assigns a node to an unscheduled pod; no other write may.
+      const binding = ctx.subresource === 'binding' && !asRecord(old.spec).nodeName;
+      const spec = binding ? { ...asRecord(obj.spec), nodeName: asRecord(old.spec).nodeName } : obj.spec;
+      if (!deepEqual(podSpecSkeleton(spec), podSpecSkeleton(old.spec))) errs.push({ type: 'FieldValueForbidden', field: 'spec', detail: POD_UPDATABLE });
       return errs;
     },
     fields(o) {

@@ -98,7 +98,7 @@ export const bindingDescriptor = defineBuiltin({
       const bound = asRecord(pod.obj.spec).nodeName;
       if (bound) throw conflict({ group: '', resource: 'pods/binding' }, name, `pod ${name} is already assigned to node "${String(bound)}"`);
       if (!ctx.dryRun) {
-        mutate(scopeFor(ctx.cluster, podDesc, ns), name, (p) => {
+        mutate(scopeFor(ctx.cluster, podDesc, ns, 'binding'), name, (p) => {
           p.spec = { ...asRecord(p.spec), nodeName: node };
         }, internalWrite('kube-scheduler'));
       }

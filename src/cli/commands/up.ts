@@ -5,6 +5,7 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
+import { parseSimulators, type Simulator } from '../../apiserver/index.js';
 import { parseLabels } from '../../clusters/index.js';
 import { DEMOS, SeedError, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
 import { errorMessage } from '../../kube/index.js';
@@ -41,6 +42,10 @@ Flags:
                             LoadBalancer get status.loadBalancer.ingress addresses from POOL (comma-separated
                             addresses, CIDRs or a.b.c.d-e.f.g.h ranges; default 192.0.2.0/24,198.51.100.0/24,
                             203.0.113.0/24)
+  --simulate LIST           controllers simulated in every cluster: all (default), none, or a comma-separated list of
+                            workloads (Deployments, StatefulSets, DaemonSets, Jobs, CronJobs get running Pods),
+                            volumes (claims bind to provisioned volumes), node (one Ready Node), rootca
+                            (kube-root-ca.crt in every namespace)
   --demo NAME               set up and run a seed scenario (its clusters and load balancers are added for you):
 ${DEMO_LIST}
   --seed NNN                run the demo from another seed document's version of the YAML (see --demo help below)
@@ -80,6 +85,14 @@ export function parseClusterFlag(v: string): ClusterSpec {
   const errs = validateClusterSpec(spec);
   if (errs.length > 0) throw new UsageError(`--cluster ${v}: ${errs.join('; ')}`);
   return spec;
+}
+
+function simulateFlag(v: string): Simulator[] {
+  try {
+    return parseSimulators(v);
+  } catch (e) {
+    throw new UsageError(`--simulate: ${(e as Error).message}`);
+  }
 }
 
 function parseLoadBalancerFlag(v: string): LoadBalancerSpec {
@@ -152,6 +165,7 @@ export const commands: Command[] = [
         port: { type: 'string' },
         cluster: { type: 'string', multiple: true },
         'load-balancer': { type: 'string', multiple: true },
+        simulate: { type: 'string' },
         demo: { type: 'string' },
         seed: { type: 'string' },
         once: { type: 'boolean' },
@@ -180,6 +194,7 @@ export const commands: Command[] = [
       const clusters = mergeClusters((values.cluster ?? []).map(parseClusterFlag), demo, notes);
       const loadBalancers = [...(values['load-balancer'] ?? []).map(parseLoadBalancerFlag), ...(demo?.loadBalancers ?? [])];
 
+      const simulators = simulateFlag(values.simulate ?? 'all');
       const dataDir = resolve(values['data-dir'] ?? '.ripple');
       const shown = relative(process.cwd(), dataDir) || '.';
       const display = shown.startsWith('..') ? dataDir : shown;
@@ -212,7 +227,7 @@ export const commands: Command[] = [
 
       let env: Embedded;
       try {
-        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger });
+        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, simulators, logger });
       } catch (err) {
         sig.dispose();
         logFile.end();

@@ -1,0 +1,168 @@
+// The simulators (workloads, volumes, node, rootca) driven by kubectl 1.32 against the embedded server: what a user
+// of a real cluster waits for (rollout status, wait --for=condition) happens, and what controllers clean up goes.
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { eventually } from '../../test/support/eventually.js';
+import { SIMULATORS, startApiServer, type ApiServer } from './index.js';
+
+let server: ApiServer;
+let dir: string;
+let n = 0;
+
+function kubectl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('/usr/bin/kubectl', ['--cache-dir', join(dir, 'cache'), ...args], { env: { ...process.env, KUBECONFIG: server.kubeconfigPath, HOME: dir }, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+async function ok(...args: string[]): Promise<string> {
+  const r = await kubectl(args);
+  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+async function apply(yaml: string): Promise<void> {
+  const file = join(dir, `m${++n}.yaml`);
+  writeFileSync(file, yaml);
+  await ok('apply', '-f', file);
+}
+
+async function json<T = Record<string, unknown>>(...args: string[]): Promise<T> {
+  return JSON.parse(await ok(...args, '-o', 'json')) as T;
+}
+
+// kubectl is the reader: poll it at kubectl's own pace.
+const soon = <T>(read: () => Promise<T>, ok: (v: T) => boolean) => eventually(read, ok, { timeoutMs: 30_000, intervalMs: 250 });
+
+const names = async (...args: string[]) => (await json<{ items: { metadata: { name: string } }[] }>('get', ...args)).items.map((i) => i.metadata.name).sort();
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ripple-sim-'));
+  server = await startApiServer({ dataDir: dir, port: 0, clusters: ['sim'], simulators: [...SIMULATORS] });
+});
+after(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('one Ready node, and kube-root-ca.crt with the server CA in every namespace (new ones too)', { timeout: 60_000 }, async () => {
+  assert.match(await ok('get', 'nodes'), /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\nsim-control-plane\s+Ready\s+control-plane\s+\S+\s+v1\.32\.0\n$/);
+  await ok('create', 'namespace', 'fresh');
+  const cm = await soon(() => kubectl(['get', 'configmap', 'kube-root-ca.crt', '-n', 'fresh', '-o', 'jsonpath={.data.ca\\.crt}']), (r) => r.code === 0);
+  assert.equal(cm.stdout, server.caCertificate);
+});
+
+test('Deployment, StatefulSet and DaemonSet roll out with running pods; scaling and PVCs follow', { timeout: 120_000 }, async () => {
+  await ok('create', 'namespace', 'apps');
+  await apply(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: apps}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: nginx, image: nginx:1.27}]}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: apps}
+spec:
+  replicas: 2
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: pg, image: postgres:16}]}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 2Gi}}}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: apps}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: busybox:1.36}]}
+`);
+  assert.match(await ok('rollout', 'status', 'deployment/web', '-n', 'apps', '--timeout=30s'), /deployment "web" successfully rolled out/);
+  assert.match(await ok('rollout', 'status', 'statefulset/db', '-n', 'apps', '--timeout=30s'), /roll out complete/);
+  assert.match(await ok('rollout', 'status', 'daemonset/agent', '-n', 'apps', '--timeout=30s'), /daemon set "agent" successfully rolled out/);
+  const pods = await json<{ items: { metadata: { name: string }; spec: { nodeName: string }; status: { phase: string } }[] }>('get', 'pods', '-n', 'apps');
+  assert.equal(pods.items.length, 5);
+  for (const p of pods.items) {
+    assert.equal(p.status.phase, 'Running', p.metadata.name);
+    assert.equal(p.spec.nodeName, 'sim-control-plane');
+  }
+  assert.deepEqual(pods.items.map((p) => p.metadata.name).filter((x) => x.startsWith('db-')), ['db-0', 'db-1']);
+  assert.match(await ok('get', 'pvc', '-n', 'apps'), /data-db-0\s+Bound\s+pvc-\S+\s+2Gi\s+RWO/);
+  // A new template is a new ReplicaSet; the old one is scaled to zero.
+  await ok('set', 'image', 'deployment/web', 'nginx=nginx:1.28', '-n', 'apps');
+  assert.match(await ok('rollout', 'status', 'deployment/web', '-n', 'apps', '--timeout=30s'), /successfully rolled out/);
+  await soon(() => json<{ items: { spec: { replicas: number } }[] }>('get', 'rs', '-n', 'apps'), (l) => l.items.length === 2 && l.items.some((rs) => rs.spec.replicas === 0));
+  await ok('scale', 'statefulset/db', '--replicas=1', '-n', 'apps');
+  await soon(() => names('pods', '-n', 'apps', '-l', 'app=db'), (l) => l.join() === 'db-0');
+  assert.match(await ok('get', 'sts', 'db', '-n', 'apps'), /db\s+1\/1/);
+});
+
+test('Jobs complete (or fail when annotated), CronJobs create Jobs, TTL cleans up', { timeout: 120_000 }, async () => {
+  await ok('create', 'namespace', 'batch');
+  await apply(`apiVersion: batch/v1
+kind: Job
+metadata: {name: ok, namespace: batch}
+spec:
+  completions: 2
+  ttlSecondsAfterFinished: 3
+  template:
+    spec: {restartPolicy: Never, containers: [{name: a, image: busybox:1.36}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: bad, namespace: batch, annotations: {ripple.dev/simulate-job: fail}}
+spec:
+  backoffLimit: 0
+  template:
+    spec: {restartPolicy: Never, containers: [{name: a, image: busybox:1.36}]}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: tick, namespace: batch}
+spec:
+  schedule: "@every 1s"
+  jobTemplate:
+    spec:
+      template:
+        spec: {restartPolicy: Never, containers: [{name: a, image: busybox:1.36}]}
+`);
+  assert.match(await ok('wait', '--for=condition=complete', 'job/ok', '-n', 'batch', '--timeout=30s'), /condition met/);
+  assert.match(await ok('get', 'job', 'ok', '-n', 'batch'), /ok\s+Complete\s+2\/2/);
+  assert.match(await ok('wait', '--for=condition=failed', 'job/bad', '-n', 'batch', '--timeout=30s'), /condition met/);
+  const bad = await json<{ status: { failed: number; conditions: { type: string; reason: string }[] } }>('get', 'job', 'bad', '-n', 'batch');
+  assert.equal(bad.status.failed, 1);
+  assert.ok(bad.status.conditions.some((c) => c.type === 'Failed' && c.reason === 'BackoffLimitExceeded'));
+  const jobs = await soon(() => names('jobs', '-n', 'batch'), (l) => l.some((x) => x.startsWith('tick-')));
+  assert.ok(jobs.some((x) => /^tick-\d+$/.test(x)));
+  await soon(() => names('jobs', '-n', 'batch'), (l) => !l.includes('ok'));
+});
+
+test('deleting a namespace empties it and finalizes; cascading deletes follow ownerReferences', { timeout: 120_000 }, async () => {
+  await ok('create', 'namespace', 'gone');
+  await ok('create', 'deployment', 'x', '--image=nginx:1.27', '--replicas=2', '-n', 'gone');
+  await ok('rollout', 'status', 'deployment/x', '-n', 'gone', '--timeout=30s');
+  await ok('delete', 'deployment', 'x', '-n', 'gone', '--cascade=foreground', '--timeout=30s');
+  await soon(() => names('pods,rs', '-n', 'gone'), (l) => l.length === 0);
+  await ok('create', 'deployment', 'y', '--image=nginx:1.27', '-n', 'gone');
+  await ok('rollout', 'status', 'deployment/y', '-n', 'gone', '--timeout=30s');
+  await ok('delete', 'namespace', 'gone', '--timeout=30s');
+  const r = await kubectl(['get', 'namespace', 'gone']);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /namespaces "gone" not found/);
+});
