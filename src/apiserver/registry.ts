@@ -19,7 +19,7 @@ import {
 } from './schema/index.js';
 import { objectKey, type Cluster } from './cluster.js';
 import { dropOmitEmpty } from './protobuf/decode.js';
-import { DecodeError, gvString, selectableFields, setPath, getPath, type HookContext, type ResourceDescriptor } from './resource.js';
+import { DecodeError, gvString, selectableFields, setPath, getPath, type HookContext, type ResourceDescriptor, type SubresourceAction } from './resource.js';
 import { fieldTermsMatch, parseFieldSelector, parseLabelSelector, SelectorError, type FieldTerm, type LabelSelector } from './selectors.js';
 import {
   alreadyExists,
@@ -51,6 +51,8 @@ export interface Scope {
   /** Namespace of the request ("" for cluster-scoped resources and all-namespace lists). */
   namespace: string;
   subresource?: Subresource;
+  /** action is the addressed action subresource (pods/eviction …), when the request names one. */
+  action?: SubresourceAction;
 }
 
 /** FieldValidation is the fieldValidation query parameter. */

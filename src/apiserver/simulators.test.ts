@@ -166,3 +166,51 @@ test('deleting a namespace empties it and finalizes; cascading deletes follow ow
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /namespaces "gone" not found/);
 });
+
+test('pods/eviction honours PodDisruptionBudgets; certificatesigningrequests/approval; cordon', { timeout: 120_000 }, async () => {
+  await ok('create', 'namespace', 'guard');
+  await apply(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: guarded, namespace: guard}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: guarded}}
+  template:
+    metadata: {labels: {app: guarded}}
+    spec: {containers: [{name: c, image: nginx:1.27}]}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: guarded, namespace: guard}
+spec:
+  minAvailable: 2
+  selector: {matchLabels: {app: guarded}}
+`);
+  await ok('rollout', 'status', 'deployment/guarded', '-n', 'guard', '--timeout=30s');
+  await soon(() => json<{ status: { currentHealthy?: number } }>('get', 'pdb', 'guarded', '-n', 'guard'), (p) => p.status.currentHealthy === 2);
+  assert.match(await ok('get', 'pdb', 'guarded', '-n', 'guard'), /guarded\s+2\s+N\/A\s+0\s+/);
+  const [victim] = await names('pods', '-n', 'guard');
+  const eviction = join(dir, 'eviction.json');
+  writeFileSync(eviction, JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'guard' } }));
+  const blocked = await kubectl(['create', '--raw', `/clusters/sim/api/v1/namespaces/guard/pods/${victim}/eviction`, '-f', eviction]);
+  assert.notEqual(blocked.code, 0);
+  assert.match(blocked.stderr, /Cannot evict pod as it would violate the pod's disruption budget/);
+  await ok('patch', 'pdb', 'guarded', '-n', 'guard', '--type=merge', '-p', '{"spec":{"minAvailable":1}}');
+  await soon(() => json<{ status: { disruptionsAllowed?: number; observedGeneration?: number } }>('get', 'pdb', 'guarded', '-n', 'guard'), (p) => p.status.disruptionsAllowed === 1 && p.status.observedGeneration === 2);
+  await ok('create', '--raw', `/clusters/sim/api/v1/namespaces/guard/pods/${victim}/eviction`, '-f', eviction);
+  await soon(() => names('pods', '-n', 'guard'), (l) => l.length === 2 && !l.includes(victim));
+
+  const request = Buffer.from('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n').toString('base64');
+  await apply(`apiVersion: certificates.k8s.io/v1
+kind: CertificateSigningRequest
+metadata: {name: alice}
+spec: {request: ${request}, signerName: kubernetes.io/kube-apiserver-client, usages: [client auth]}
+`);
+  assert.match(await ok('get', 'csr', 'alice'), /alice\s+\S+\s+kubernetes\.io\/kube-apiserver-client\s+ripple:sim:admin\s+<none>\s+Pending/);
+  assert.match(await ok('certificate', 'approve', 'alice'), /certificatesigningrequest\.certificates\.k8s\.io\/alice approved/);
+  assert.match(await ok('get', 'csr', 'alice'), /alice\s+.*\s+Approved\n/);
+
+  assert.match(await ok('cordon', 'sim-control-plane'), /node\/sim-control-plane cordoned/);
+  assert.match(await ok('get', 'node', 'sim-control-plane'), /Ready,SchedulingDisabled/);
+  await ok('uncordon', 'sim-control-plane');
+});

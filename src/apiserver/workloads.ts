@@ -11,7 +11,8 @@ import { asArray, asRecord } from './printers.js';
 import { create, internalWrite, mutate, remove, scopeFor, type Subresource, type WriteOptions } from './registry.js';
 import type { ResourceDescriptor } from './resource.js';
 import { isStatusError } from './status.js';
-import { deepEqual, type KubeObject, type Stored } from './types.js';
+import { deepEqual, isPlainObject, type KubeObject, type Stored } from './types.js';
+import { labelSelectorFromMatch, SelectorError } from './selectors.js';
 import type { ChangeEvent } from './watch.js';
 
 /** SIMULATE_JOB_ANNOTATION set to "fail" on a Job makes its pods fail. */
@@ -40,8 +41,9 @@ const JOB = 'batch/jobs';
 const CRONJOB = 'batch/cronjobs';
 const PVC = '/persistentvolumeclaims';
 const REVISIONS = 'apps/controllerrevisions';
+const PDB = 'policy/poddisruptionbudgets';
 const POD_OWNERS = new Set([RS, STS, DS, RC, JOB]);
-const WATCHED = new Set([POD, RS, DEPLOY, STS, DS, RC, JOB, CRONJOB]);
+const WATCHED = new Set([POD, RS, DEPLOY, STS, DS, RC, JOB, CRONJOB, PDB]);
 
 const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
 // Go: rand.SafeEncodeString of a hash — what pod-template-hash and controller-revision-hash look like.
@@ -100,6 +102,8 @@ export class WorkloadSimulator {
     const ref = controllerRef(s.obj);
     if (ref?.uid) this.enqueueUid(ref.uid);
     if (ev.type === 'DELETED' && ev.storage === POD) this.clearTimer(`pod\0${m.uid}`);
+    // Pods come and go: the disruption budgets of their namespace recount.
+    if (ev.storage === POD) for (const key of this.cluster.table(PDB).objects.keys()) if (key.startsWith(`${m.namespace}/`)) this.enqueue(`${PDB}\0${key}`);
     if (ev.type === 'DELETED' && ev.storage === CRONJOB) this.clearTimer(`cron\0${m.uid}`);
   }
 
@@ -151,6 +155,8 @@ export class WorkloadSimulator {
         return this.syncJob(s.obj);
       case CRONJOB:
         return this.syncCronJob(s.obj);
+      case PDB:
+        return this.syncDisruptionBudget(s.obj);
     }
   }
 
@@ -586,6 +592,46 @@ export class WorkloadSimulator {
     this.setStatus(DS, ds, status);
   }
 
+  // ------------------------------------------------------------------ PodDisruptionBudget
+
+  // Go: disruption controller — healthy (ready) pods the selector picks against what the budget requires.
+  private syncDisruptionBudget(pdb: KubeObject): void {
+    if (isTerminating(pdb)) return;
+    const spec = asRecord(pdb.spec);
+    const ns = pdb.metadata?.namespace ?? '';
+    const pods: KubeObject[] = [];
+    for (const [key, s] of this.cluster.table(POD).objects) {
+      if (key.startsWith(`${ns}/`) && !isTerminating(s.obj) && selects(spec.selector, (s.obj.metadata.labels ?? {}) as Record<string, string>)) pods.push(s.obj);
+    }
+    const expected = pods.length;
+    const healthy = pods.filter(isReadyPod).length;
+    const scaled = (v: unknown) => (typeof v === 'string' && v.endsWith('%') ? Math.ceil((Number(v.slice(0, -1)) * expected) / 100) : Number(v ?? 0));
+    let desired = expected;
+    if (spec.minAvailable != null) desired = scaled(spec.minAvailable);
+    else if (spec.maxUnavailable != null) desired = Math.max(0, expected - scaled(spec.maxUnavailable));
+    const allowed = Math.max(0, healthy - desired);
+    const st = asRecord(pdb.status);
+    const prev = asArray(st.conditions).map(asRecord).find((c) => c.type === 'DisruptionAllowed');
+    const condStatus = allowed > 0 ? 'True' : 'False';
+    const condition = {
+      type: 'DisruptionAllowed',
+      status: condStatus,
+      observedGeneration: pdb.metadata?.generation,
+      lastTransitionTime: prev?.status === condStatus ? prev.lastTransitionTime : this.now(),
+      reason: allowed > 0 ? 'SufficientPods' : 'InsufficientPods',
+      message: '',
+    };
+    const status: Record<string, unknown> = {
+      observedGeneration: pdb.metadata?.generation,
+      disruptionsAllowed: allowed,
+      currentHealthy: healthy,
+      desiredHealthy: desired,
+      expectedPods: expected,
+      conditions: [condition],
+    };
+    this.setStatus(PDB, pdb, status);
+  }
+
   // ------------------------------------------------------------------ Job
 
   // Go: job controller — parallelism pods at a time until completions succeed or failures pass backoffLimit.
@@ -708,6 +754,16 @@ export class WorkloadSimulator {
     this.mutate(CRONJOB, cj, (o) => {
       o.status = { ...asRecord(o.status), lastScheduleTime: scheduled };
     }, 'status');
+  }
+}
+
+function selects(selector: unknown, labels: Record<string, string>): boolean {
+  if (!isPlainObject(selector)) return false;
+  try {
+    return labelSelectorFromMatch(selector as never).matches(labels);
+  } catch (e) {
+    if (e instanceof SelectorError) return false;
+    throw e;
   }
 }
 

@@ -7,6 +7,7 @@ import { ageColumn, asArray, asRecord, column, nameColumn } from '../printers.js
 import type { KubeObject } from '../types.js';
 import { isDNS1123Subdomain } from '../validation.js';
 import { invalid, notSupported, oneOf, required } from './checks.js';
+import { approvalAction } from './actions.js';
 import { defineBuiltin } from './define.js';
 
 const API_EXTENSIONS = ['api-extensions'];
@@ -236,6 +237,7 @@ export const csrDescriptor = defineBuiltin({
   namespaced: false,
   shortNames: ['csr'],
   status: true,
+  actions: [approvalAction],
   fieldNames: ['spec.signerName'],
   columns: [
     nameColumn,

@@ -1,7 +1,7 @@
 // defineBuiltin fills a built-in kind's descriptor from the few facts that differ between kinds.
 import { builtinSchema } from '../schema/index.js';
 import { defaultColumns } from '../printers.js';
-import { ALL_VERBS, gvString, withApiVersion, type KindHooks, type PrinterColumn, type ResourceDescriptor, type ScaleSpec } from '../resource.js';
+import { ALL_VERBS, gvString, withApiVersion, type KindHooks, type PrinterColumn, type ResourceDescriptor, type ScaleSpec, type SubresourceAction } from '../resource.js';
 import type { NameRule } from '../validation.js';
 import { applyGoDefaults } from './defaults.js';
 
@@ -17,6 +17,8 @@ export interface BuiltinSpec {
   verbs?: string[];
   status?: boolean;
   scale?: ScaleSpec;
+  /** actions are the kind's other subresources (eviction, binding, approval). */
+  actions?: SubresourceAction[];
   nameRule?: NameRule;
   storage?: string;
   tracksGeneration?: boolean;
@@ -48,7 +50,7 @@ export function defineBuiltin(s: BuiltinSpec): ResourceDescriptor {
     categories: s.categories ?? [],
     namespaced: s.namespaced,
     verbs: s.verbs ?? ALL_VERBS,
-    subresources: { status: s.status ?? false, scale: s.scale },
+    subresources: { status: s.status ?? false, scale: s.scale, ...(s.actions ? { actions: s.actions } : {}) },
     nameRule: s.nameRule ?? 'dns1123Subdomain',
     storage: s.storage ?? `${s.group}/${s.plural}`,
     builtin: true,
