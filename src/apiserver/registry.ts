@@ -17,6 +17,7 @@ import {
   type FieldError,
   type JSONSchemaProps,
 } from './schema/index.js';
+import { admitByPolicies } from './admission.js';
 import { objectKey, type Cluster } from './cluster.js';
 import { dropOmitEmpty } from './protobuf/decode.js';
 import { DecodeError, gvString, selectableFields, setPath, getPath, type HookContext, type ResourceDescriptor, type SubresourceAction } from './resource.js';
@@ -53,6 +54,8 @@ export interface Scope {
   subresource?: Subresource;
   /** action is the addressed action subresource (pods/eviction …), when the request names one. */
   action?: SubresourceAction;
+  /** admittedAs names the subresource admission sees when a subresource write runs as a main-resource update (scale). */
+  admittedAs?: string;
 }
 
 /** FieldValidation is the fieldValidation query parameter. */
@@ -192,6 +195,24 @@ function validateAll(scope: Scope, obj: KubeObject, old: KubeObject | undefined,
   return errs;
 }
 
+// Validating admission runs after the strategy's validation, on the request's version of the object.
+function admit(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, old: KubeObject | undefined, o: WriteOptions): void {
+  const meta = obj.metadata ?? {};
+  admitByPolicies(scope.cluster, {
+    operation,
+    desc: scope.desc,
+    version: scope.version,
+    subresource: scope.admittedAs ?? scope.subresource,
+    namespace: meta.namespace ?? '',
+    name: meta.name ?? '',
+    object: outputObject(scope, obj),
+    oldObject: old && outputObject(scope, old),
+    dryRun: o.dryRun,
+    username: `ripple:${scope.cluster.name}:admin`,
+    warnings: o.warnings,
+  });
+}
+
 function throwInvalid(scope: Scope, name: string, errs: FieldError[]): never {
   throw invalid({ group: scope.desc.group, kind: scope.desc.kind }, name, errs);
 }
@@ -279,6 +300,7 @@ export function createObject(scope: Scope, obj: KubeObject, o: WriteOptions, { t
   meta.creationTimestamp = ctx.now;
   const errs = validateAll(scope, obj, undefined, ctx);
   if (errs.length > 0) throwInvalid(scope, meta.name ?? '', errs);
+  admit(scope, 'CREATE', obj, undefined, o);
   // A generated name that collides is regenerated, as kube retries.
   for (let tries = 0; cluster.get(desc.storage, meta.namespace, meta.name!); tries++) {
     if (!meta.generateName || tries >= 8) throw alreadyExists(groupResource(desc), meta.name!);
@@ -393,6 +415,7 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
   if (desc.tracksGeneration && !deepEqual(specPart(desc, obj), specPart(desc, old))) meta.generation = (old.metadata.generation ?? 0) + 1;
   const errs = validateAll(scope, obj, old, ctx);
   if (errs.length > 0) throwInvalid(scope, name, errs);
+  admit(scope, 'UPDATE', obj, old, o);
   let result = obj;
   if (!mode.fieldsTracked) {
     result = trackUpdate(outputObject(scope, old), outputObject(scope, obj), {
@@ -464,7 +487,7 @@ function updateScale(scope: Scope, name: string, body: unknown, o: WriteOptions)
   const next = clone(cur.obj);
   setPath(next, spec.specReplicasPath, replicas);
   next.metadata.resourceVersion = scale.metadata?.resourceVersion || String(cur.rv);
-  const r = updateObject({ ...scope, subresource: undefined }, cur, next, o, { fieldsTracked: false, isPatch: false });
+  const r = updateObject({ ...scope, subresource: undefined, admittedAs: 'scale' }, cur, next, o, { fieldsTracked: false, isPatch: false });
   const after = r.stored?.obj ?? scope.desc.toStorage(r.obj, scope.version);
   return { obj: scaleOf(scope, after), stored: r.stored, created: false };
 }
