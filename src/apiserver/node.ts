@@ -108,3 +108,58 @@ export class RootCAPublisher {
     }
   }
 }
+
+const TOKEN_TYPE = 'kubernetes.io/service-account-token';
+const SA_NAME = 'kubernetes.io/service-account.name';
+
+/** ServiceAccountTokens fills Secrets of type kubernetes.io/service-account-token (token, ca.crt, namespace), as kube's
+ * tokens controller does for the long-lived token Secrets users create. The token is the cluster's bearer token: every
+ * valid token of an embedded cluster acts as its administrator. Go: pkg/controller/serviceaccount/tokens_controller.go */
+export class ServiceAccountTokens {
+  private stopped = false;
+  private readonly write = internalWrite('tokens-controller');
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly caCertificate: string,
+    private readonly logger: Logger,
+  ) {
+    cluster.hub.listen((ev) => this.observe(ev));
+    for (const s of cluster.table('/secrets').objects.values()) this.fill(s.obj.metadata.namespace!, s.obj.metadata.name!);
+  }
+
+  /** stop ends the controller. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private observe(ev: ChangeEvent): void {
+    if (this.stopped || ev.storage !== '/secrets' || ev.type === 'DELETED') return;
+    const m = ev.cur!.obj.metadata;
+    this.fill(m.namespace!, m.name!);
+  }
+
+  private fill(namespace: string, name: string): void {
+    const s = this.cluster.get('/secrets', namespace, name);
+    if (!s || s.obj.type !== TOKEN_TYPE || s.obj.metadata.deletionTimestamp) return;
+    const sa = s.obj.metadata.annotations?.[SA_NAME];
+    const data = (s.obj.data ?? {}) as Record<string, string>;
+    if (!sa || data.token) return;
+    const account = this.cluster.get('/serviceaccounts', namespace, sa);
+    if (!account) return; // kube deletes such secrets; leaving it unfilled is the visible equivalent
+    const desc = this.cluster.registry.lookup('', 'v1', 'secrets');
+    if (!desc) return;
+    const b64 = (v: string) => Buffer.from(v, 'utf8').toString('base64');
+    try {
+      mutate(scopeFor(this.cluster, desc, namespace), name, (o) => {
+        const d = (o.data ?? {}) as Record<string, string>;
+        if (d.token) return false;
+        o.data = { ...d, token: b64(this.cluster.token), 'ca.crt': b64(this.caCertificate), namespace: b64(namespace) };
+        o.metadata.annotations = { ...(o.metadata.annotations ?? {}), 'kubernetes.io/service-account.uid': account.obj.metadata.uid ?? '' };
+      }, this.write);
+    } catch (e) {
+      if (isStatusError(e, 'Conflict') || isStatusError(e, 'NotFound')) return;
+      this.logger.warn({ err: e instanceof Error ? e.message : String(e), secret: `${namespace}/${name}` }, 'filling a service account token Secret failed');
+    }
+  }
+}

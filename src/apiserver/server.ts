@@ -17,7 +17,7 @@ import { ClusterHandler, type HttpWatcher } from './handlers.js';
 import { sendStatus } from './http.js';
 import { BUILTIN_DESCRIPTORS } from './kinds/builtins.js';
 import { DEFAULT_LB_POOL, LoadBalancer } from './loadbalancer.js';
-import { ensureNode, nodeLabelsOf, nodeNameOf, RootCAPublisher } from './node.js';
+import { ensureNode, nodeLabelsOf, nodeNameOf, RootCAPublisher, ServiceAccountTokens } from './node.js';
 import { VolumeBinder } from './volumes.js';
 import { WorkloadSimulator } from './workloads.js';
 import { create, internalWrite, scopeFor } from './registry.js';
@@ -51,8 +51,9 @@ export interface ApiServerOptions {
 
 /** SIMULATORS are the controllers a real cluster would run and an embedded one can simulate: workloads (Deployments,
  * ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs get Pods that run and report ready), volumes (claims bind to
- * provisioned volumes), node (one Ready Node) and rootca (kube-root-ca.crt in every namespace). */
-export const SIMULATORS = ['workloads', 'volumes', 'node', 'rootca'] as const;
+ * provisioned volumes), node (one Ready Node), rootca (kube-root-ca.crt in every namespace) and tokens (service account
+ * token Secrets get their token, ca.crt and namespace). */
+export const SIMULATORS = ['workloads', 'volumes', 'node', 'rootca', 'tokens'] as const;
 /** Simulator names one of SIMULATORS. */
 export type Simulator = (typeof SIMULATORS)[number];
 
@@ -256,6 +257,7 @@ class EmbeddedApiServer implements ApiServer {
     if (on.has('workloads')) e.simulators.push(new WorkloadSimulator(cluster, { nodeName: nodeNameOf(cluster.name), nodeLabels: nodeLabelsOf(cluster.name), logger: this.logger }));
     if (on.has('volumes')) e.simulators.push(new VolumeBinder(cluster, this.logger));
     if (on.has('rootca')) e.simulators.push(new RootCAPublisher(cluster, this.caCertificate, this.logger));
+    if (on.has('tokens')) e.simulators.push(new ServiceAccountTokens(cluster, this.caCertificate, this.logger));
     if (on.has('node')) ensureNode(cluster);
   }
 

@@ -214,3 +214,19 @@ spec: {request: ${request}, signerName: kubernetes.io/kube-apiserver-client, usa
   assert.match(await ok('get', 'node', 'sim-control-plane'), /Ready,SchedulingDisabled/);
   await ok('uncordon', 'sim-control-plane');
 });
+
+test('a service account token Secret is filled with a token that works, the CA and the namespace', { timeout: 60_000 }, async () => {
+  await ok('create', 'namespace', 'tok');
+  await ok('create', 'serviceaccount', 'robot', '-n', 'tok');
+  await apply(`apiVersion: v1
+kind: Secret
+metadata: {name: robot-token, namespace: tok, annotations: {kubernetes.io/service-account.name: robot}}
+type: kubernetes.io/service-account-token
+`);
+  const secret = await soon(() => json<{ data?: Record<string, string> }>('get', 'secret', 'robot-token', '-n', 'tok'), (s) => !!s.data?.token);
+  assert.equal(Buffer.from(secret.data!.namespace, 'base64').toString(), 'tok');
+  assert.equal(Buffer.from(secret.data!['ca.crt'], 'base64').toString(), server.caCertificate);
+  const info = server.cluster('sim');
+  const res = await fetch(`${info.httpServer}/api/v1/namespaces/tok`, { headers: { Authorization: `Bearer ${Buffer.from(secret.data!.token, 'base64').toString()}` } });
+  assert.equal(res.status, 200);
+});

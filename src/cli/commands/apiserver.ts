@@ -20,7 +20,7 @@ Flags:
                              status.loadBalancer.ingress IPs from POOL, a comma-separated list of CIDRs, ranges
                              (a.b.c.d-e.f.g.h) or addresses (default: 192.0.2.0/24,198.51.100.0/24,203.0.113.0/24)
   --simulate LIST            controllers simulated in every cluster: none (default), all, or a comma-separated list
-                             of workloads, volumes, node, rootca (see ripple up --help)
+                             of workloads, volumes, node, rootca, tokens (see ripple up --help)
   --durability process|power process (default): an acknowledged write survives a killed process (it is committed
                              to SQLite's WAL first); power: it also survives power loss (fsynced before answering)
   --log-level LEVEL          error, warn, info (default) or debug; logs go to stderr as JSON lines

@@ -45,7 +45,7 @@ Flags:
   --simulate LIST           controllers simulated in every cluster: all (default), none, or a comma-separated list of
                             workloads (Deployments, StatefulSets, DaemonSets, Jobs, CronJobs get running Pods),
                             volumes (claims bind to provisioned volumes), node (one Ready Node), rootca
-                            (kube-root-ca.crt in every namespace)
+                            (kube-root-ca.crt in every namespace), tokens (service account token Secrets filled)
   --demo NAME               set up and run a seed scenario (its clusters and load balancers are added for you):
 ${DEMO_LIST}
   --seed NNN                run the demo from another seed document's version of the YAML (see --demo help below)
