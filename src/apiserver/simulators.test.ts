@@ -51,6 +51,18 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+test('a pod whose nodeSelector the node does not satisfy stays Pending, Unschedulable', { timeout: 60_000 }, async () => {
+  await ok('create', 'namespace', 'sched');
+  await ok('run', 'picky', '--image=nginx:1.27', '-n', 'sched', '--overrides={"spec":{"nodeSelector":{"disktype":"ssd"}}}');
+  await ok('run', 'easy', '--image=nginx:1.27', '-n', 'sched', '--overrides={"spec":{"nodeSelector":{"kubernetes.io/os":"linux"}}}');
+  await ok('wait', '--for=condition=Ready', 'pod/easy', '-n', 'sched', '--timeout=30s');
+  const picky = await soon(
+    () => json<{ status: { phase: string; conditions?: { reason?: string }[] } }>('get', 'pod', 'picky', '-n', 'sched'),
+    (p) => p.status.conditions?.some((c) => c.reason === 'Unschedulable') === true,
+  );
+  assert.equal(picky.status.phase, 'Pending');
+});
+
 test('one Ready node, and kube-root-ca.crt with the server CA in every namespace (new ones too)', { timeout: 60_000 }, async () => {
   assert.match(await ok('get', 'nodes'), /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\nsim-control-plane\s+Ready\s+control-plane\s+\S+\s+v1\.32\.0\n$/);
   await ok('create', 'namespace', 'fresh');

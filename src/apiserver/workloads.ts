@@ -258,6 +258,10 @@ export class WorkloadSimulator {
     if (isTerminating(pod)) return;
     const spec = asRecord(pod.spec);
     if (!spec.nodeName) {
+      if (!this.schedulable(spec)) {
+        this.markUnschedulable(pod);
+        return;
+      }
       this.mutate(POD, pod, (p) => {
         if (asRecord(p.spec).nodeName) return false;
         p.spec = { ...asRecord(p.spec), nodeName: this.o.nodeName };
@@ -276,6 +280,42 @@ export class WorkloadSimulator {
       const fail = job.metadata?.annotations?.[SIMULATE_JOB_ANNOTATION] === 'fail';
       this.later(`pod\0${pod.metadata?.uid}`, this.o.jobPodMs ?? 1000, () => this.finishPod(pod, fail));
     }
+  }
+
+  // The one node fits unless the pod's nodeSelector or required node affinity names labels it lacks.
+  private schedulable(spec: Record<string, unknown>): boolean {
+    const labels = this.o.nodeLabels;
+    if (!Object.entries(asRecord(spec.nodeSelector)).every(([k, v]) => labels[k] === v)) return false;
+    const terms = asArray(asRecord(asRecord(asRecord(asRecord(spec.affinity).nodeAffinity).requiredDuringSchedulingIgnoredDuringExecution)).nodeSelectorTerms).map(asRecord);
+    if (terms.length === 0) return true;
+    return terms.some((t) =>
+      asArray(t.matchExpressions).map(asRecord).every((e) => {
+        const v = labels[String(e.key)];
+        const values = asArray(e.values).map(String);
+        switch (e.operator) {
+          case 'In':
+            return v !== undefined && values.includes(v);
+          case 'NotIn':
+            return v === undefined || !values.includes(v);
+          case 'Exists':
+            return v !== undefined;
+          case 'DoesNotExist':
+            return v === undefined;
+          default:
+            return false;
+        }
+      }),
+    );
+  }
+
+  // Go: the scheduler's FailedScheduling status for a pod no node fits.
+  private markUnschedulable(pod: KubeObject): void {
+    const message = "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.";
+    this.mutate(POD, pod, (p) => {
+      const st = asRecord(p.status);
+      if (asArray(st.conditions).some((c) => asRecord(c).reason === 'Unschedulable')) return false;
+      p.status = { ...st, phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: this.now(), reason: 'Unschedulable', message }] };
+    }, 'status', internalWrite('default-scheduler'));
   }
 
   private containerStatuses(pod: KubeObject, state: Record<string, unknown>, ready: boolean): unknown[] {
