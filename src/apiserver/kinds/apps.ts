@@ -4,7 +4,7 @@
 import type { FieldError } from '../schema/index.js';
 import type { KindHooks } from '../resource.js';
 import { ageColumn, asArray, asRecord, column, formatLabelSelector, formatMap, nameColumn } from '../printers.js';
-import { forbidden, goStringMap as goMap, immutable, invalid, nonNegative, oneOf, required, restartPolicyIn, selectorMatchesTemplate } from './checks.js';
+import { forbidden, goLabelSelector, goStringMap as goMap, immutable, invalid, nonNegative, oneOf, required, restartPolicyIn, selectorMatchesTemplate } from './checks.js';
 import { labelSelectorFromMatch, SelectorError } from '../selectors.js';
 import { goQuote, GoRepr } from '../status.js';
 import { deepEqual, isPlainObject, type KubeObject } from '../types.js';
@@ -231,9 +231,8 @@ function validateDaemonSet(obj: KubeObject): FieldError[] {
 }
 
 const selectorImmutable = (obj: KubeObject, old: KubeObject): FieldError[] => {
-  const errs: FieldError[] = [];
-  immutable(errs, 'spec.selector', asRecord(obj.spec).selector, asRecord(old.spec).selector);
-  return errs;
+  const sel = asRecord(obj.spec).selector;
+  return deepEqual(sel ?? null, asRecord(old.spec).selector ?? null) ? [] : [invalid('spec.selector', goLabelSelector(sel), 'field is immutable')];
 };
 
 /** daemonSetDescriptor: apps/v1 DaemonSet with status. */

@@ -5,7 +5,7 @@ import type { KubeObject } from '../types.js';
 import { ageColumn, asArray, asRecord, column, formatLabelSelector, humanDuration, nameColumn, sinceTimestamp } from '../printers.js';
 import { isPlainObject } from '../types.js';
 import { validatePodSpec } from './core.js';
-import { forbidden, immutable, invalid, nonNegative, oneOf, required, restartPolicyIn, selectorMatchesTemplate } from './checks.js';
+import { forbidden, goLabelSelector, immutable, invalid, nonNegative, oneOf, required, restartPolicyIn, selectorMatchesTemplate } from './checks.js';
 import { defineBuiltin } from './define.js';
 
 const JOB_RESTART = ['OnFailure', 'Never'];
@@ -124,7 +124,7 @@ export const jobDescriptor = defineBuiltin({
       const spec = asRecord(obj.spec);
       const oldSpec = asRecord(old.spec);
       const errs = validateJobSpec(spec, 'spec', false);
-      immutable(errs, 'spec.selector', spec.selector, oldSpec.selector);
+      if (JSON.stringify(spec.selector ?? null) !== JSON.stringify(oldSpec.selector ?? null)) errs.push(invalid('spec.selector', goLabelSelector(spec.selector), 'field is immutable'));
       immutable(errs, 'spec.completionMode', spec.completionMode, oldSpec.completionMode);
       if (spec.completionMode !== 'Indexed') immutable(errs, 'spec.completions', spec.completions, oldSpec.completions);
       // The pod template may change only while the job is suspended (kube lets a suspended job's template be edited).

@@ -49,6 +49,22 @@ export function goStringMap(m: Record<string, unknown>): GoRepr {
   return new GoRepr(`map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(String(m[k]))}`).join(', ')}}`);
 }
 
+/** goLabelSelector renders a metav1.LabelSelector like Go's %#v of the struct (what field.Invalid prints for it). */
+export function goLabelSelector(sel: unknown): GoRepr {
+  const s = asRecord(sel);
+  const ml = asRecord(s.matchLabels);
+  const keys = Object.keys(ml).sort();
+  const labels = keys.length === 0 && s.matchLabels === undefined ? 'map[string]string(nil)' : `map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(String(ml[k]))}`).join(', ')}}`;
+  const exprs = asArray(s.matchExpressions).map(asRecord);
+  const req = (e: Record<string, unknown>) => {
+    const values = asArray(e.values).map(String);
+    const v = e.values === undefined ? '[]string(nil)' : `[]string{${values.map((x) => goQuote(x)).join(', ')}}`;
+    return `v1.LabelSelectorRequirement{Key:${goQuote(String(e.key ?? ''))}, Operator:${goQuote(String(e.operator ?? ''))}, Values:${v}}`;
+  };
+  const expressions = s.matchExpressions === undefined ? '[]v1.LabelSelectorRequirement(nil)' : `[]v1.LabelSelectorRequirement{${exprs.map(req).join(', ')}}`;
+  return new GoRepr(`v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${expressions}}`);
+}
+
 /** labelSelectorErrors reports a metav1.LabelSelector that cannot be parsed. */
 export function labelSelectorErrors(sel: unknown, field: string): FieldError[] {
   if (!isPlainObject(sel)) return [];
@@ -70,8 +86,7 @@ export function selectorMatchesTemplate(spec: Record<string, unknown>, kind: str
   if (!isPlainObject(sel)) return [required(`${path}.selector`)];
   if (Object.keys(asRecord(sel.matchLabels)).length === 0 && asArray(sel.matchExpressions).length === 0) {
     // field.Invalid dereferences the *metav1.LabelSelector and prints the struct with %#v.
-    const repr = new GoRepr('v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}');
-    return [invalid(`${path}.selector`, repr, `empty selector is invalid for ${kind}`)];
+    return [invalid(`${path}.selector`, goLabelSelector(sel), `empty selector is invalid for ${kind}`)];
   }
   const labels = asRecord(asRecord(asRecord(spec.template).metadata).labels);
   try {
