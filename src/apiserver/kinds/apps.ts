@@ -73,7 +73,7 @@ function workloadHooks(kind: string, defaults: (spec: Record<string, unknown>) =
       const errs = validateWorkload(obj, kind);
       const sel = asRecord(obj.spec).selector;
       const oldSel = asRecord(old.spec).selector;
-      if (!deepEqual(sel, oldSel)) errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', badValue: sel ?? null, detail: 'field is immutable' });
+      if (!deepEqual(sel, oldSel)) errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', badValue: goLabelSelector(sel), detail: 'field is immutable' });
       return errs;
     },
   };
