@@ -1,6 +1,7 @@
 // apiserver bench: the measurements of ../shared/anchors/kubebench.mjs (sequential create latency, 32-in-flight
 // creates/s, list of 2,300 objects, create→watch-event latency) against a fresh embedded server. The client runs on
 // a worker thread so it does not share the server's event loop, as kubebench runs in its own process.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +84,49 @@ export async function measure(durability: Durability, protocol: 'https' | 'http'
   }
 }
 
+// The memory probe runs in a fresh process (with --expose-gc) so nothing else lives in its heap: one warm cluster pays
+// the one-time costs (built-in schemas, OpenAPI definitions), then N more clusters are added and each is used the
+// way kubectl and the agents use a cluster (aggregated discovery, OpenAPI v3 for apply and explain, a list of every
+// served resource); RSS after a full GC, per added cluster.
+const MEMORY_PROBE = (index: string, simulators: string[], n: number) => `
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+const { startApiServer } = await import(${JSON.stringify(index)});
+const dir = mkdtempSync(join(tmpdir(), 'ripple-mem-'));
+const server = await startApiServer({ dataDir: dir, clusters: ['warm'], simulators: ${JSON.stringify(simulators)} });
+async function use(name) {
+  const c = server.cluster(name);
+  const get = async (p, accept = 'application/json') => (await fetch(c.httpServer + p, { headers: { authorization: 'Bearer ' + c.token, accept } })).text();
+  const apis = JSON.parse(await get('/apis', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'));
+  const core = JSON.parse(await get('/api', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList'));
+  const root = JSON.parse(await get('/openapi/v3'));
+  for (const gv of Object.keys(root.paths)) await get('/openapi/v3/' + gv);
+  for (const g of [...core.items, ...apis.items]) for (const v of g.versions) for (const r of v.resources) {
+    if (!r.verbs.includes('list')) continue;
+    const base = g.metadata.name ? '/apis/' + g.metadata.name + '/' + v.version : '/api/' + v.version;
+    await get(base + '/' + r.resource);
+  }
+}
+const rss = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().rss; };
+await use('warm');
+await new Promise((r) => setTimeout(r, 200));
+const before = rss();
+for (let i = 0; i < ${n}; i++) { await server.addCluster('c' + i); await use('c' + i); }
+await new Promise((r) => setTimeout(r, 500));
+const after = rss();
+await server.stop();
+rmSync(dir, { recursive: true, force: true });
+process.stdout.write(JSON.stringify({ rss_before_mb: +(before / 2 ** 20).toFixed(1), rss_after_mb: +(after / 2 ** 20).toFixed(1), per_cluster_mb: +((after - before) / ${n} / 2 ** 20).toFixed(2) }));
+`;
+
+/** memoryPerCluster measures the RSS one more virtual cluster costs, serving every built-in, with the given simulators. */
+export function memoryPerCluster(simulators: string[], n = 20): Record<string, unknown> {
+  const index = new URL('./index.ts', import.meta.url).href;
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', MEMORY_PROBE(index, simulators, n)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  return { clusters_added: n, ...(JSON.parse(out) as Record<string, unknown>) };
+}
+
 /** bench runs the kubebench measurements over HTTPS and HTTP, with both durability modes. */
 export async function bench(): Promise<Record<string, unknown>> {
   const runs: Record<string, Record<string, unknown>> = {
@@ -90,10 +134,17 @@ export async function bench(): Promise<Record<string, unknown>> {
     'http, durability=process': await measure('process', 'http'),
     'https, durability=power (fsync)': await measure('power', 'https'),
   };
+  // The issue's budget: serving all of kube 1.32's built-ins may add at most 10 MB RSS per virtual cluster.
+  const memory = {
+    'all built-ins, no simulators': memoryPerCluster([]),
+    'all built-ins, all simulators (ripple up)': memoryPerCluster(['workloads', 'volumes', 'node', 'rootca', 'tokens']),
+    target_per_cluster_mb: 10,
+  };
   const main = runs['https, durability=process'];
   const ratio = (a: unknown, b: number) => (typeof a === 'number' ? +(a / b).toFixed(2) : null);
   return {
     ...runs,
+    memory_per_virtual_cluster: memory,
     anchors_kube_apiserver_1_32_etcd: ANCHORS,
     targets: TARGETS,
     vs_anchor: {

@@ -8,8 +8,30 @@ import { gvString, type ResourceDescriptor } from './resource.js';
 
 const SUB_VERBS = ['get', 'patch', 'update'];
 
-// The groups in the order kube-apiserver lists them; CRD groups follow, sorted by name.
-const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'coordination.k8s.io', 'networking.k8s.io', 'rbac.authorization.k8s.io', 'discovery.k8s.io', 'apiextensions.k8s.io'];
+// The groups in the order kube-apiserver 1.32 lists them (the aggregator's group priorities); CRD groups follow, sorted
+// by name.
+const GROUP_ORDER = [
+  '',
+  'apiregistration.k8s.io',
+  'apps',
+  'events.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'autoscaling',
+  'batch',
+  'certificates.k8s.io',
+  'networking.k8s.io',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'storage.k8s.io',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'scheduling.k8s.io',
+  'coordination.k8s.io',
+  'node.k8s.io',
+  'discovery.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+];
 
 interface GroupInfo {
   name: string;
@@ -83,6 +105,12 @@ export function apiResourceList(cluster: Cluster, group: string, version: string
     resources.push(r);
     if (d.subresources.status) resources.push({ name: `${d.plural}/status`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: SUB_VERBS });
     if (d.subresources.scale) resources.push({ name: `${d.plural}/scale`, singularName: '', namespaced: d.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });
+    for (const a of d.subresources.actions ?? []) {
+      const r: Record<string, unknown> = { name: `${d.plural}/${a.name}`, singularName: '', namespaced: d.namespaced };
+      if (a.kind.group !== d.group) r.group = a.kind.group;
+      if (a.kind.group !== d.group || a.kind.version !== version) r.version = a.kind.version;
+      resources.push({ ...r, kind: a.kind.kind, verbs: a.verbs });
+    }
     if (d.plural === 'namespaces' && d.group === '') resources.push({ name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gvString(group, version), resources };
@@ -101,6 +129,7 @@ function discoveryResource(d: ResourceDescriptor, version: string): object {
   const subs: object[] = [];
   if (d.subresources.scale) subs.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
   if (d.subresources.status) subs.push({ subresource: 'status', responseKind: { group: d.group, version, kind: d.kind }, verbs: SUB_VERBS });
+  for (const a of d.subresources.actions ?? []) subs.push({ subresource: a.name, responseKind: a.kind, verbs: a.verbs });
   if (d.plural === 'namespaces' && d.group === '') subs.push({ subresource: 'finalize', responseKind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['update'] });
   if (subs.length > 0) r.subresources = subs;
   return r;

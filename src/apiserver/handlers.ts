@@ -47,7 +47,7 @@ import {
   type Subresource,
   type WriteOptions,
 } from './registry.js';
-import { gvString } from './resource.js';
+import { gvString, type SubresourceAction } from './resource.js';
 import { badRequest, invalid, methodNotAllowed, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
 import { isPlainObject, type KubeObject, type Stored } from './types.js';
 import { filterEvent, type ChangeEvent, type Subscriber, type WatchEventType } from './watch.js';
@@ -447,8 +447,12 @@ export class ClusterHandler {
         if (!(desc.group === '' && desc.plural === 'namespaces')) throw pathNotFound();
         subresource = 'finalize';
         break;
-      default:
-        throw pathNotFound();
+      default: {
+        const action = desc.subresources.actions?.find((a) => a.name === info.subresource);
+        if (!action) throw pathNotFound();
+        if (!desc.namespaced && info.namespace) throw pathNotFound();
+        return { cluster: this.cluster, desc, version: info.version, namespace: info.namespace, action };
+      }
     }
     if (!desc.namespaced && info.namespace) throw pathNotFound();
     return { cluster: this.cluster, desc, version: info.version, namespace: info.namespace, subresource };
@@ -463,8 +467,9 @@ export class ClusterHandler {
     const named = info.name !== '';
     // Namespaced resources are addressed by namespace except for cross-namespace list/watch.
     if (desc.namespaced && !info.namespace && (named || method !== 'GET')) throw pathNotFound();
-    if (scope.subresource && !named) throw pathNotFound();
+    if ((scope.subresource || scope.action) && !named) throw pathNotFound();
     if (info.legacyWatch && method !== 'GET') throw methodNotAllowed();
+    if (scope.action) return this.runAction(req, res, scope, scope.action, info.name, url);
     switch (method) {
       case 'GET':
       case 'HEAD':
@@ -495,6 +500,17 @@ export class ClusterHandler {
       default:
         throw methodNotAllowed();
     }
+  }
+
+  // An action subresource: POST is its create, PUT its update, GET its get (Go: the subresource's REST storage).
+  private async runAction(req: IncomingMessage, res: ServerResponse, scope: Scope, action: SubresourceAction, name: string, url: URL): Promise<void> {
+    const method = req.method ?? 'GET';
+    const verb = method === 'POST' ? 'create' : method === 'PUT' ? 'update' : method === 'GET' || method === 'HEAD' ? 'get' : method === 'PATCH' ? 'patch' : 'delete';
+    if (!action.verbs.includes(verb)) throw methodNotAllowed();
+    const o = verb === 'get' ? undefined : this.writeOptions(req, url, verb === 'create' ? 'CreateOptions' : 'UpdateOptions');
+    const body = verb === 'get' ? undefined : decodeBody(await readBody(req), req.headers['content-type']);
+    const r = action.run({ cluster: this.cluster, namespace: scope.namespace, name, verb, body, dryRun: o?.dryRun ?? false, fieldManager: o?.fieldManager || defaultManager(req) });
+    return this.respond(res, r.code, { kind: 'json' }, JSON.stringify(r.obj), o?.warnings ?? []);
   }
 
   private outputFormat(req: IncomingMessage): OutputFormat {

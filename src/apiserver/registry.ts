@@ -17,9 +17,10 @@ import {
   type FieldError,
   type JSONSchemaProps,
 } from './schema/index.js';
+import { admitByPolicies } from './admission.js';
 import { objectKey, type Cluster } from './cluster.js';
 import { dropOmitEmpty } from './protobuf/decode.js';
-import { DecodeError, gvString, selectableFields, setPath, getPath, type HookContext, type ResourceDescriptor } from './resource.js';
+import { DecodeError, gvString, selectableFields, setPath, getPath, type HookContext, type ResourceDescriptor, type SubresourceAction } from './resource.js';
 import { fieldTermsMatch, parseFieldSelector, parseLabelSelector, SelectorError, type FieldTerm, type LabelSelector } from './selectors.js';
 import {
   alreadyExists,
@@ -41,7 +42,7 @@ import { clone, deepEqual, isPlainObject, type KubeObject, type ObjectMeta, type
 import { metadataShapeErrors, validateObjectMeta, validateObjectMetaUpdate } from './validation.js';
 
 /** Subresource is the subresource a request addresses (none for the main resource). */
-export type Subresource = 'status' | 'scale' | 'finalize' | undefined;
+export type Subresource = 'status' | 'scale' | 'finalize' | 'binding' | undefined;
 
 /** Scope is what a request addresses: a cluster, a resource in one of its versions, a namespace. */
 export interface Scope {
@@ -51,6 +52,10 @@ export interface Scope {
   /** Namespace of the request ("" for cluster-scoped resources and all-namespace lists). */
   namespace: string;
   subresource?: Subresource;
+  /** action is the addressed action subresource (pods/eviction …), when the request names one. */
+  action?: SubresourceAction;
+  /** admittedAs names the subresource admission sees when a subresource write runs as a main-resource update (scale). */
+  admittedAs?: string;
 }
 
 /** FieldValidation is the fieldValidation query parameter. */
@@ -95,7 +100,7 @@ function schemaOf(desc: ResourceDescriptor, version: string): JSONSchemaProps {
 }
 
 function hookContext(scope: Scope, o: WriteOptions): HookContext {
-  return { now: rfc3339(scope.cluster.ctx.now()), cluster: scope.cluster, warnings: o.warnings, dryRun: o.dryRun };
+  return { now: rfc3339(scope.cluster.ctx.now()), cluster: scope.cluster, warnings: o.warnings, dryRun: o.dryRun, subresource: scope.subresource };
 }
 
 // Go: names.SimpleNameGenerator — 5 random characters from an alphabet without vowels or confusables.
@@ -193,6 +198,24 @@ function validateAll(scope: Scope, obj: KubeObject, old: KubeObject | undefined,
   return errs;
 }
 
+// Validating admission runs after the strategy's validation, on the request's version of the object.
+function admit(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, old: KubeObject | undefined, o: WriteOptions): void {
+  const meta = obj.metadata ?? {};
+  admitByPolicies(scope.cluster, {
+    operation,
+    desc: scope.desc,
+    version: scope.version,
+    subresource: scope.admittedAs ?? scope.subresource,
+    namespace: meta.namespace ?? '',
+    name: meta.name ?? '',
+    object: outputObject(scope, obj),
+    oldObject: old && outputObject(scope, old),
+    dryRun: o.dryRun,
+    username: `ripple:${scope.cluster.name}:admin`,
+    warnings: o.warnings,
+  });
+}
+
 function throwInvalid(scope: Scope, name: string, errs: FieldError[]): never {
   throw invalid({ group: scope.desc.group, kind: scope.desc.kind }, name, errs);
 }
@@ -280,6 +303,7 @@ export function createObject(scope: Scope, obj: KubeObject, o: WriteOptions, { t
   meta.creationTimestamp = ctx.now;
   const errs = validateAll(scope, obj, undefined, ctx);
   if (errs.length > 0) throwInvalid(scope, meta.name ?? '', errs);
+  admit(scope, 'CREATE', obj, undefined, o);
   // A generated name that collides is regenerated, as kube retries.
   for (let tries = 0; cluster.get(desc.storage, meta.namespace, meta.name!); tries++) {
     if (!meta.generateName || tries >= 8) throw alreadyExists(groupResource(desc), meta.name!);
@@ -352,6 +376,12 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
       obj.metadata!.resourceVersion = incoming.metadata?.resourceVersion;
       if (mode.fieldsTracked) obj.metadata!.managedFields = incoming.metadata?.managedFields;
       break;
+    case 'binding':
+      // Go: BindingREST / assignPod — only spec.nodeName changes (in-process scheduler and the Binding kind).
+      obj = clone(old);
+      obj.spec = { ...(isPlainObject(old.spec) ? old.spec : {}), nodeName: isPlainObject(incoming.spec) ? incoming.spec.nodeName : undefined };
+      obj.metadata!.resourceVersion = incoming.metadata?.resourceVersion;
+      break;
     case 'finalize':
       obj = clone(old);
       obj.spec = { ...(isPlainObject(old.spec) ? old.spec : {}), finalizers: (isPlainObject(incoming.spec) ? incoming.spec.finalizers : undefined) ?? [] };
@@ -388,6 +418,7 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
   if (desc.tracksGeneration && !deepEqual(specPart(desc, obj), specPart(desc, old))) meta.generation = (old.metadata.generation ?? 0) + 1;
   const errs = validateAll(scope, obj, old, ctx);
   if (errs.length > 0) throwInvalid(scope, name, errs);
+  admit(scope, 'UPDATE', obj, old, o);
   let result = obj;
   if (!mode.fieldsTracked) {
     result = trackUpdate(outputObject(scope, old), outputObject(scope, obj), {
@@ -459,7 +490,7 @@ function updateScale(scope: Scope, name: string, body: unknown, o: WriteOptions)
   const next = clone(cur.obj);
   setPath(next, spec.specReplicasPath, replicas);
   next.metadata.resourceVersion = scale.metadata?.resourceVersion || String(cur.rv);
-  const r = updateObject({ ...scope, subresource: undefined }, cur, next, o, { fieldsTracked: false, isPatch: false });
+  const r = updateObject({ ...scope, subresource: undefined, admittedAs: 'scale' }, cur, next, o, { fieldsTracked: false, isPatch: false });
   const after = r.stored?.obj ?? scope.desc.toStorage(r.obj, scope.version);
   return { obj: scaleOf(scope, after), stored: r.stored, created: false };
 }

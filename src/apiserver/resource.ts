@@ -33,6 +33,8 @@ export interface HookContext {
   cluster: Cluster;
   warnings: string[];
   dryRun: boolean;
+  /** subresource the write addresses ('status', 'binding' …), undefined for the main resource. */
+  subresource?: string;
 }
 
 /** Allocator hands out unique values (IPs, ports) and remembers who holds them. */
@@ -78,6 +80,29 @@ export interface KindHooks {
   fields?(obj: KubeObject): Record<string, string>;
 }
 
+/** ActionContext is what an action subresource gets: the addressed object, the request body and options. */
+export interface ActionContext {
+  cluster: Cluster;
+  /** namespace of the request ("" for cluster-scoped resources). */
+  namespace: string;
+  name: string;
+  /** verb of the request: create (POST), update (PUT) or get. */
+  verb: string;
+  body: unknown;
+  dryRun: boolean;
+  fieldManager: string;
+}
+
+/** SubresourceAction is a subresource beyond status and scale (pods/eviction, pods/binding,
+ * certificatesigningrequests/approval): its verbs, the kind it takes and answers with, and what it does. */
+export interface SubresourceAction {
+  name: string;
+  verbs: string[];
+  kind: { group: string; version: string; kind: string };
+  /** run performs the request; returns the HTTP code and the answer (an object or a Status); may throw StatusError. */
+  run(ctx: ActionContext): { code: number; obj: object };
+}
+
 /** ResourceDescriptor describes one resource (one group + plural) with all its served versions. */
 export interface ResourceDescriptor {
   group: string;
@@ -93,7 +118,7 @@ export interface ResourceDescriptor {
   categories: string[];
   namespaced: boolean;
   verbs: string[];
-  subresources: { status: boolean; scale?: ScaleSpec };
+  subresources: { status: boolean; scale?: ScaleSpec; actions?: SubresourceAction[] };
   nameRule: NameRule;
   /** Key of the table objects are kept in; two descriptors may share one (core and events.k8s.io Events). */
   storage: string;

@@ -18,6 +18,9 @@ import { ClusterHandler, type HttpWatcher } from './handlers.js';
 import { sendStatus } from './http.js';
 import { BUILTIN_DESCRIPTORS } from './kinds/builtins.js';
 import { DEFAULT_LB_POOL, LoadBalancer } from './loadbalancer.js';
+import { ensureNode, nodeLabelsOf, nodeNameOf, RootCAPublisher, ServiceAccountTokens } from './node.js';
+import { VolumeBinder } from './volumes.js';
+import { WorkloadSimulator } from './workloads.js';
 import { create, internalWrite, scopeFor } from './registry.js';
 import { notFound, pathNotFound, unauthorized } from './status.js';
 import { Store, type Durability } from './store.js';
@@ -39,6 +42,8 @@ export interface ApiServerOptions {
   /** 'process' (default): acknowledged writes survive a killed process; 'power': they also survive power loss (the
    * WAL is fsynced before answering, off the event loop, shared by all writes committed meanwhile). */
   durability?: Durability;
+  /** Simulators every cluster runs (default none; `ripple up` runs them all): see SIMULATORS. */
+  simulators?: Simulator[];
   /** Events kept per cluster for watches resuming from a resourceVersion (default 10,000). */
   watchWindow?: number;
   /** Bytes of object JSON kept per cluster for such watches (default 32 MiB); whichever bound is hit first wins. */
@@ -48,6 +53,24 @@ export interface ApiServerOptions {
   plainHttp?: boolean;
   /** Per-virtual-cluster limits (objects, bytes, request bodies, nesting); unset ones keep DEFAULT_CLUSTER_LIMITS. */
   limits?: Partial<ClusterLimits>;
+}
+
+/** SIMULATORS are the controllers a real cluster would run and an embedded one can simulate: workloads (Deployments,
+ * ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs get Pods that run and report ready), volumes (claims bind to
+ * provisioned volumes), node (one Ready Node), rootca (kube-root-ca.crt in every namespace) and tokens (service account
+ * token Secrets get their token, ca.crt and namespace). */
+export const SIMULATORS = ['workloads', 'volumes', 'node', 'rootca', 'tokens'] as const;
+/** Simulator names one of SIMULATORS. */
+export type Simulator = (typeof SIMULATORS)[number];
+
+/** parseSimulators reads a --simulate value: "all", "none" or a comma-separated list of SIMULATORS; throws on others. */
+export function parseSimulators(text: string): Simulator[] {
+  const v = text.trim();
+  if (v === 'all') return [...SIMULATORS];
+  if (v === 'none' || v === '') return [];
+  const names = v.split(',').map((x) => x.trim());
+  for (const n of names) if (!(SIMULATORS as readonly string[]).includes(n)) throw new Error(`unknown simulator ${JSON.stringify(n)}; simulators: ${SIMULATORS.join(', ')} (or all, none)`);
+  return names as Simulator[];
 }
 
 /** ClusterInfo is how a client reaches one virtual cluster. */
@@ -122,6 +145,7 @@ interface Entry {
   handler: ClusterHandler;
   controllers: Controllers;
   lb?: LoadBalancer;
+  simulators: { stop(): void }[];
   config: ClusterConfig;
   created: string;
 }
@@ -151,6 +175,8 @@ class EmbeddedApiServer implements ApiServer {
   private kubeconfigSeq = 0;
   private requestsTotal = 0;
   private readonly requestsByCluster = new Map<string, number>();
+  /** simulators run in every cluster (set before load). */
+  simulators: readonly Simulator[] = [];
 
   constructor(
     readonly dataDir: string,
@@ -237,11 +263,22 @@ class EmbeddedApiServer implements ApiServer {
     const openapi = new OpenAPICache(cluster);
     const handler = new ClusterHandler(cluster, { prefix, hostPort: () => `127.0.0.1:${this.port}`, openapi, watchers: this.watchers });
     const controllers = new Controllers(cluster, this.logger);
-    const entry: Entry = { cluster, handler, controllers, config, created };
+    const entry: Entry = { cluster, handler, controllers, config, created, simulators: [] };
     if (config.loadBalancer) entry.lb = new LoadBalancer(cluster, config.loadBalancer.pool, this.logger);
     this.entries.set(cluster.name, entry);
     controllers.start();
+    this.startSimulators(entry);
     return entry;
+  }
+
+  private startSimulators(e: Entry): void {
+    const on = new Set(this.simulators);
+    const { cluster } = e;
+    if (on.has('workloads')) e.simulators.push(new WorkloadSimulator(cluster, { nodeName: nodeNameOf(cluster.name), nodeLabels: nodeLabelsOf(cluster.name), logger: this.logger }));
+    if (on.has('volumes')) e.simulators.push(new VolumeBinder(cluster, this.logger));
+    if (on.has('rootca')) e.simulators.push(new RootCAPublisher(cluster, this.caCertificate, this.logger));
+    if (on.has('tokens')) e.simulators.push(new ServiceAccountTokens(cluster, this.caCertificate, this.logger));
+    if (on.has('node')) ensureNode(cluster);
   }
 
   private persistCluster(e: Entry): void {
@@ -436,6 +473,7 @@ class EmbeddedApiServer implements ApiServer {
     for (const e of this.entries.values()) {
       e.controllers.stop();
       e.lb?.stop();
+      for (const sim of e.simulators) sim.stop();
     }
     while (this.kubeconfigWrite) await this.kubeconfigWrite.catch(() => undefined);
     if (this.listener) {
@@ -486,6 +524,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   for (const w of prepareDataDir(o.dataDir, ['state.db'])) logger.warn({ dataDir: o.dataDir }, w);
   const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'process');
   const server = new EmbeddedApiServer(o.dataDir, store, logger, o.watchWindow ?? 10_000, o.watchWindowBytes, o.plainHttp ?? false, { ...DEFAULT_CLUSTER_LIMITS, ...o.limits });
+  server.simulators = o.simulators ?? [];
   try {
     server.load();
     await server.listen(o.port);

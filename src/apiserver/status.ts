@@ -19,7 +19,8 @@ export type StatusReason =
   | 'Forbidden'
   | 'InternalError'
   | 'Timeout'
-  | 'ServiceUnavailable';
+  | 'ServiceUnavailable'
+  | 'TooManyRequests';
 
 /** StatusCause is one entry of Status.details.causes. */
 export interface StatusCause {
@@ -251,6 +252,11 @@ export function requestEntityTooLarge(message: string): StatusError {
 /** unauthorized: 401 with message "Unauthorized", as the authentication filter answers. */
 export function unauthorized(): StatusError {
   return new StatusError(status(401, 'Unauthorized', 'Unauthorized'));
+}
+
+/** tooManyRequests is a 429 with causes (pod eviction blocked by a disruption budget). Go: errors.NewTooManyRequests */
+export function tooManyRequests(message: string, causes: StatusCause[] = []): StatusError {
+  return new StatusError(status(429, 'TooManyRequests', message, causes.length > 0 ? { causes } : {}));
 }
 
 /** forbidden: `configmaps "x" is forbidden: <why>` (403). Go: errors.NewForbidden */

@@ -4,7 +4,7 @@
 // NAME-sveltos-kubeconfig; the management cluster as mgmt/mgmt) and the whole control plane (src/manager, agentless)
 // in-process. Starting again on the same DIR re-registers (updating what changed, e.g. the port) and converges.
 import { join } from 'node:path';
-import { startApiServer, validateClusterName, type ApiServer, type ClusterLimits, type Durability } from '../apiserver/index.js';
+import { SIMULATORS, startApiServer, validateClusterName, type ApiServer, type ClusterLimits, type Durability, type Simulator } from '../apiserver/index.js';
 import { MANAGEMENT_CLUSTER, registerCluster, validateRegistration } from '../clusters/index.js';
 import { createKubeClient, type KubeClient } from '../kube/index.js';
 import { silentLogger, type Logger, type Registry } from '../obs/index.js';
@@ -40,6 +40,8 @@ export interface EmbeddedOptions {
   durability?: Durability;
   /** Per-virtual-cluster limits of the API server (objects, bytes, request bodies, nesting). */
   limits?: Partial<ClusterLimits>;
+  /** Simulated controllers in every cluster (default: all of SIMULATORS). */
+  simulators?: Simulator[];
   /** Options passed to the control plane (agent mode, coalescing, metrics port, …). */
   manager?: Omit<ManagerOptions, 'client' | 'logger' | 'metrics'>;
 }
@@ -88,6 +90,7 @@ export async function startEmbedded(o: EmbeddedOptions): Promise<Embedded> {
     clusters: names,
     loadBalancer: o.loadBalancers,
     durability: o.durability,
+    simulators: o.simulators ?? [...SIMULATORS],
     logger: logger.child({ component: 'apiserver' }),
     limits: o.limits,
   });

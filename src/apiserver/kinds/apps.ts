@@ -1,8 +1,10 @@
-// apps/v1 Deployment (and ReplicaSet, which kubectl describe deployment lists): defaulting, selector checks, /scale.
+// apps/v1 workloads (Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision) and core's ReplicationController
+// and PodTemplate: defaulting, selector checks, /scale.
 // Go: kubernetes/pkg/apis/apps/v1/defaults.go, pkg/apis/apps/validation, pkg/registry/apps/deployment/strategy.go
 import type { FieldError } from '../schema/index.js';
 import type { KindHooks } from '../resource.js';
-import { ageColumn, asArray, asRecord, column, formatLabelSelector, nameColumn } from '../printers.js';
+import { ageColumn, asArray, asRecord, column, formatLabelSelector, formatMap, nameColumn } from '../printers.js';
+import { forbidden, goLabelSelector, goStringMap as goMap, immutable, invalid, nonNegative, oneOf, required, restartPolicyIn, selectorMatchesTemplate } from './checks.js';
 import { labelSelectorFromMatch, SelectorError } from '../selectors.js';
 import { goQuote, GoRepr } from '../status.js';
 import { deepEqual, isPlainObject, type KubeObject } from '../types.js';
@@ -71,7 +73,7 @@ function workloadHooks(kind: string, defaults: (spec: Record<string, unknown>) =
       const errs = validateWorkload(obj, kind);
       const sel = asRecord(obj.spec).selector;
       const oldSel = asRecord(old.spec).selector;
-      if (!deepEqual(sel, oldSel)) errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', badValue: sel ?? null, detail: 'field is immutable' });
+      if (!deepEqual(sel, oldSel)) errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', badValue: goLabelSelector(sel), detail: 'field is immutable' });
       return errs;
     },
   };
@@ -135,4 +137,223 @@ export const replicaSetDescriptor = defineBuiltin({
   hooks: workloadHooks('replicaset', (spec) => {
     spec.replicas ??= 1;
   }),
+});
+
+// ---------------------------------------------------------------- StatefulSet, DaemonSet, ControllerRevision,
+// ReplicationController, PodTemplate (defaults from kinds/defaults.ts, the generated type tree)
+
+const imagesOf = (o: KubeObject) => containersOf(o).map((c) => String(c.image)).join(',');
+const namesOf = (o: KubeObject) => containersOf(o).map((c) => String(c.name)).join(',');
+const containersColumn = column('Containers', 'string', namesOf, { priority: 1, description: 'Names of each container in the template.' });
+const imagesColumn = column('Images', 'string', imagesOf, { priority: 1, description: 'Images referenced by each container in the template.' });
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+// What a controller-managed kind with a pod template shares: status reset on create, kept on update, generation.
+function controllerHooks(initialStatus: () => Record<string, unknown>, validate: (obj: KubeObject) => FieldError[], validateUpdate: (obj: KubeObject, old: KubeObject) => FieldError[]): KindHooks {
+  return {
+    prepareForCreate(obj) {
+      obj.status = initialStatus();
+    },
+    prepareForUpdate(obj, old) {
+      obj.status = old.status;
+    },
+    validate,
+    validateUpdate: (obj, old) => [...validate(obj), ...validateUpdate(obj, old)],
+  };
+}
+
+// Go: ValidateStatefulSetSpec
+function validateStatefulSet(obj: KubeObject): FieldError[] {
+  const spec = asRecord(obj.spec);
+  const errs: FieldError[] = [];
+  oneOf(errs, 'spec.podManagementPolicy', spec.podManagementPolicy, ['OrderedReady', 'Parallel']);
+  oneOf(errs, 'spec.updateStrategy.type', asRecord(spec.updateStrategy).type, ['OnDelete', 'RollingUpdate']);
+  nonNegative(errs, 'spec.replicas', spec.replicas);
+  nonNegative(errs, 'spec.minReadySeconds', spec.minReadySeconds);
+  nonNegative(errs, 'spec.updateStrategy.rollingUpdate.partition', asRecord(asRecord(spec.updateStrategy).rollingUpdate).partition);
+  const retention = asRecord(spec.persistentVolumeClaimRetentionPolicy);
+  oneOf(errs, 'spec.persistentVolumeClaimRetentionPolicy.whenDeleted', retention.whenDeleted, ['Retain', 'Delete']);
+  oneOf(errs, 'spec.persistentVolumeClaimRetentionPolicy.whenScaled', retention.whenScaled, ['Retain', 'Delete']);
+  errs.push(...selectorMatchesTemplate(spec, 'statefulset'));
+  if (!isPlainObject(spec.template)) errs.push(required('spec.template'));
+  else {
+    const podSpec = asRecord(spec.template).spec;
+    errs.push(...validatePodSpec(podSpec, 'spec.template.spec'));
+    restartPolicyIn(errs, 'spec.template.spec', podSpec, ['Always']);
+    if (asRecord(podSpec).activeDeadlineSeconds !== undefined) errs.push(forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in StatefulSet is not Supported'));
+  }
+  return errs;
+}
+
+const STS_MUTABLE = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+
+// Go: ValidateStatefulSetUpdate — only the listed spec fields may change.
+function validateStatefulSetUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  const strip = (s: unknown) => Object.fromEntries(Object.entries(asRecord(s)).filter(([k]) => !STS_MUTABLE.includes(k)));
+  if (deepEqual(strip(obj.spec), strip(old.spec))) return [];
+  return [forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")];
+}
+
+/** statefulSetDescriptor: apps/v1 StatefulSet with status and /scale. */
+export const statefulSetDescriptor = defineBuiltin({
+  ...WORKLOAD,
+  categories: [...WORKLOAD.categories],
+  kind: 'StatefulSet',
+  plural: 'statefulsets',
+  shortNames: ['sts'],
+  goDefaults: true,
+  columns: [
+    nameColumn,
+    column('Ready', 'string', (o) => `${num(asRecord(o.status).readyReplicas)}/${num(asRecord(o.spec).replicas)}`, { description: 'Number of the pod with ready state' }),
+    ageColumn,
+    containersColumn,
+    imagesColumn,
+  ],
+  hooks: controllerHooks(() => ({ replicas: 0, availableReplicas: 0 }), validateStatefulSet, validateStatefulSetUpdate),
+});
+
+// Go: ValidateDaemonSetSpec
+function validateDaemonSet(obj: KubeObject): FieldError[] {
+  const spec = asRecord(obj.spec);
+  const errs: FieldError[] = [];
+  errs.push(...selectorMatchesTemplate(spec, 'daemonset'));
+  const strategy = asRecord(spec.updateStrategy);
+  oneOf(errs, 'spec.updateStrategy.type', strategy.type, ['OnDelete', 'RollingUpdate']);
+  nonNegative(errs, 'spec.minReadySeconds', spec.minReadySeconds);
+  if (!isPlainObject(spec.template)) errs.push(required('spec.template'));
+  else {
+    const podSpec = asRecord(spec.template).spec;
+    errs.push(...validatePodSpec(podSpec, 'spec.template.spec'));
+    restartPolicyIn(errs, 'spec.template.spec', podSpec, ['Always']);
+    if (asRecord(podSpec).activeDeadlineSeconds !== undefined) errs.push(forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in DaemonSet is not Supported'));
+  }
+  return errs;
+}
+
+const selectorImmutable = (obj: KubeObject, old: KubeObject): FieldError[] => {
+  const sel = asRecord(obj.spec).selector;
+  return deepEqual(sel ?? null, asRecord(old.spec).selector ?? null) ? [] : [invalid('spec.selector', goLabelSelector(sel), 'field is immutable')];
+};
+
+/** daemonSetDescriptor: apps/v1 DaemonSet with status. */
+export const daemonSetDescriptor = defineBuiltin({
+  ...WORKLOAD,
+  categories: [...WORKLOAD.categories],
+  kind: 'DaemonSet',
+  plural: 'daemonsets',
+  shortNames: ['ds'],
+  scale: undefined,
+  goDefaults: true,
+  columns: [
+    nameColumn,
+    column('Desired', 'integer', (o) => num(asRecord(o.status).desiredNumberScheduled)),
+    column('Current', 'integer', (o) => num(asRecord(o.status).currentNumberScheduled)),
+    column('Ready', 'integer', (o) => num(asRecord(o.status).numberReady)),
+    column('Up-to-date', 'integer', (o) => num(asRecord(o.status).updatedNumberScheduled)),
+    column('Available', 'integer', (o) => num(asRecord(o.status).numberAvailable)),
+    column('Node Selector', 'string', (o) => formatMap(asRecord(asRecord(asRecord(o.spec).template).spec).nodeSelector)),
+    ageColumn,
+    containersColumn,
+    imagesColumn,
+    column('Selector', 'string', (o) => formatLabelSelector(asRecord(o.spec).selector), { priority: 1 }),
+  ],
+  hooks: controllerHooks(() => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }), validateDaemonSet, selectorImmutable),
+});
+
+// Go: printControllerRevision — the controller as "<kind>.<group>/<name>".
+function revisionController(o: KubeObject): string {
+  const ref = (o.metadata?.ownerReferences ?? []).find((r) => r?.controller === true);
+  if (!ref) return '<none>';
+  const group = String(ref.apiVersion ?? '').includes('/') ? String(ref.apiVersion).split('/')[0] : '';
+  return `${String(ref.kind).toLowerCase()}${group ? `.${group}` : ''}/${ref.name}`;
+}
+
+/** controllerRevisionDescriptor: apps/v1 ControllerRevision (immutable data, revision >= 0). */
+export const controllerRevisionDescriptor = defineBuiltin({
+  group: 'apps',
+  version: 'v1',
+  kind: 'ControllerRevision',
+  plural: 'controllerrevisions',
+  namespaced: true,
+  columns: [nameColumn, column('Controller', 'string', revisionController), column('Revision', 'string', (o) => String(o.revision ?? 0)), ageColumn],
+  hooks: {
+    validate(obj) {
+      const errs: FieldError[] = [];
+      nonNegative(errs, 'revision', obj.revision);
+      return errs;
+    },
+    validateUpdate(obj, old) {
+      const errs: FieldError[] = [];
+      nonNegative(errs, 'revision', obj.revision);
+      immutable(errs, 'data', obj.data, old.data);
+      return errs;
+    },
+  },
+});
+
+// Go: ValidateReplicationControllerSpec — the selector is a plain map that must match the template's labels.
+function validateReplicationController(obj: KubeObject): FieldError[] {
+  const spec = asRecord(obj.spec);
+  const errs: FieldError[] = [];
+  nonNegative(errs, 'spec.replicas', spec.replicas);
+  nonNegative(errs, 'spec.minReadySeconds', spec.minReadySeconds);
+  const selector = asRecord(spec.selector);
+  if (Object.keys(selector).length === 0) errs.push(required('spec.selector'));
+  if (!isPlainObject(spec.template)) {
+    errs.push(required('spec.template'));
+    return errs;
+  }
+  const labels = asRecord(asRecord(asRecord(spec.template).metadata).labels);
+  if (Object.keys(selector).length > 0 && !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
+    errs.push(invalid('spec.template.metadata.labels', goMap(labels), '`selector` does not match template `labels`'));
+  }
+  const podSpec = asRecord(spec.template).spec;
+  errs.push(...validatePodSpec(podSpec, 'spec.template.spec'));
+  restartPolicyIn(errs, 'spec.template.spec', podSpec, ['Always']);
+  return errs;
+}
+
+/** replicationControllerDescriptor: core/v1 ReplicationController with status and /scale. */
+export const replicationControllerDescriptor = defineBuiltin({
+  ...WORKLOAD,
+  categories: [...WORKLOAD.categories],
+  group: '',
+  kind: 'ReplicationController',
+  plural: 'replicationcontrollers',
+  shortNames: ['rc'],
+  fieldNames: ['status.replicas'],
+  goDefaults: true,
+  columns: [
+    nameColumn,
+    column('Desired', 'integer', (o) => num(asRecord(o.spec).replicas)),
+    column('Current', 'integer', (o) => num(asRecord(o.status).replicas)),
+    column('Ready', 'integer', (o) => num(asRecord(o.status).readyReplicas)),
+    ageColumn,
+    containersColumn,
+    imagesColumn,
+    column('Selector', 'string', (o) => formatMap(asRecord(o.spec).selector), { priority: 1 }),
+  ],
+  hooks: {
+    ...controllerHooks(() => ({ replicas: 0 }), validateReplicationController, () => []),
+    fields: (o) => ({ 'status.replicas': String(num(asRecord(o.status).replicas)) }),
+  },
+});
+
+/** podTemplateDescriptor: core/v1 PodTemplate. */
+export const podTemplateDescriptor = defineBuiltin({
+  group: '',
+  version: 'v1',
+  kind: 'PodTemplate',
+  plural: 'podtemplates',
+  namespaced: true,
+  goDefaults: true,
+  columns: [
+    nameColumn,
+    column('Containers', 'string', (o) => asArray(asRecord(asRecord(o.template).spec).containers).map((c) => String(asRecord(c).name)).join(','), { description: 'Names of each container in the template.' }),
+    column('Images', 'string', (o) => asArray(asRecord(asRecord(o.template).spec).containers).map((c) => String(asRecord(c).image)).join(','), { description: 'Images referenced by each container in the template.' }),
+    column('Pod Labels', 'string', (o) => formatMap(asRecord(asRecord(o.template).metadata).labels), { description: 'The labels for the pod template.' }),
+  ],
+  hooks: {
+    validate: (obj) => validatePodSpec(asRecord(obj.template).spec, 'template.spec'),
+  },
 });

@@ -6,6 +6,7 @@ import { ageColumn, asArray, asRecord, column, nameColumn, sinceTimestamp } from
 import { isDNS1123Label } from '../validation.js';
 import { deepEqual, isPlainObject, type KubeObject } from '../types.js';
 import { conflict, forbidden } from '../status.js';
+import { bindingAction, evictionAction } from './actions.js';
 import { defineBuiltin } from './define.js';
 
 /** MAX_SECRET_SIZE is core's MaxSecretSize (1 MiB), the limit of ConfigMap and Secret payloads. */
@@ -44,6 +45,8 @@ export const namespaceDescriptor = defineBuiltin({
   plural: 'namespaces',
   namespaced: false,
   shortNames: ['ns'],
+  // Go: the namespace REST storage has no DeleteCollection.
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   status: true,
   nameRule: 'dns1123Label',
   fieldNames: ['status.phase'],
@@ -389,6 +392,7 @@ export const podDescriptor = defineBuiltin({
   shortNames: ['po'],
   categories: ['all'],
   status: true,
+  actions: [bindingAction, evictionAction],
   returnDeletedObject: true,
   fieldNames: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
   columns: [
@@ -424,9 +428,12 @@ export const podDescriptor = defineBuiltin({
     validate(obj) {
       return validatePodSpec(obj.spec, 'spec');
     },
-    validateUpdate(obj, old) {
+    validateUpdate(obj, old, ctx) {
       const errs = validatePodSpec(obj.spec, 'spec');
-      if (!deepEqual(podSpecSkeleton(obj.spec), podSpecSkeleton(old.spec))) errs.push({ type: 'FieldValueForbidden', field: 'spec', detail: POD_UPDATABLE });
+      // The binding subresource assigns a node to an unscheduled pod; no other write may.
+      const binding = ctx.subresource === 'binding' && !asRecord(old.spec).nodeName;
+      const spec = binding ? { ...asRecord(obj.spec), nodeName: asRecord(old.spec).nodeName } : obj.spec;
+      if (!deepEqual(podSpecSkeleton(spec), podSpecSkeleton(old.spec))) errs.push({ type: 'FieldValueForbidden', field: 'spec', detail: POD_UPDATABLE });
       return errs;
     },
     fields(o) {

@@ -1,8 +1,9 @@
 // defineBuiltin fills a built-in kind's descriptor from the few facts that differ between kinds.
 import { builtinSchema } from '../schema/index.js';
 import { defaultColumns } from '../printers.js';
-import { ALL_VERBS, gvString, withApiVersion, type KindHooks, type PrinterColumn, type ResourceDescriptor, type ScaleSpec } from '../resource.js';
+import { ALL_VERBS, gvString, withApiVersion, type KindHooks, type PrinterColumn, type ResourceDescriptor, type ScaleSpec, type SubresourceAction } from '../resource.js';
 import type { NameRule } from '../validation.js';
+import { applyGoDefaults } from './defaults.js';
 
 /** BuiltinSpec is what a built-in kind declares; everything else takes kube's defaults. */
 export interface BuiltinSpec {
@@ -16,6 +17,8 @@ export interface BuiltinSpec {
   verbs?: string[];
   status?: boolean;
   scale?: ScaleSpec;
+  /** actions are the kind's other subresources (eviction, binding, approval). */
+  actions?: SubresourceAction[];
   nameRule?: NameRule;
   storage?: string;
   tracksGeneration?: boolean;
@@ -25,6 +28,8 @@ export interface BuiltinSpec {
   columns?: PrinterColumn[];
   fieldNames?: string[];
   hooks?: KindHooks;
+  /** goDefaults runs kube's generated defaulters (kinds/defaults.ts) before the kind's own default hook. */
+  goDefaults?: boolean;
   /** Conversion between the stored shape and this served version (events.k8s.io Events). */
   fromStorage?: ResourceDescriptor['fromStorage'];
   toStorage?: ResourceDescriptor['toStorage'];
@@ -45,7 +50,7 @@ export function defineBuiltin(s: BuiltinSpec): ResourceDescriptor {
     categories: s.categories ?? [],
     namespaced: s.namespaced,
     verbs: s.verbs ?? ALL_VERBS,
-    subresources: { status: s.status ?? false, scale: s.scale },
+    subresources: { status: s.status ?? false, scale: s.scale, ...(s.actions ? { actions: s.actions } : {}) },
     nameRule: s.nameRule ?? 'dns1123Subdomain',
     storage: s.storage ?? `${s.group}/${s.plural}`,
     builtin: true,
@@ -58,6 +63,17 @@ export function defineBuiltin(s: BuiltinSpec): ResourceDescriptor {
     fromStorage: s.fromStorage ?? ((obj) => withApiVersion(obj, apiVersion, s.kind)),
     toStorage: s.toStorage ?? ((obj) => withApiVersion(obj, apiVersion, s.kind)),
     fieldNames: s.fieldNames ?? [],
-    hooks: s.hooks ?? {},
+    hooks: s.goDefaults ? withGoDefaults(s, s.hooks ?? {}) : (s.hooks ?? {}),
+  };
+}
+
+function withGoDefaults(s: BuiltinSpec, hooks: KindHooks): KindHooks {
+  const own = hooks.default;
+  return {
+    ...hooks,
+    default(obj) {
+      applyGoDefaults(s.group, s.version, s.kind, obj);
+      own?.(obj);
+    },
   };
 }

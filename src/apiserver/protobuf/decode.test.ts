@@ -60,5 +60,5 @@ test('times and negative numbers', () => {
 
 test('not an envelope, or an unknown kind', () => {
   assert.throws(() => decodeProtobufObject(Buffer.from('{}')), ProtobufError);
-  assert.throws(() => decodeProtobufObject(envelope('batch/v1', 'Job', [])), /no kind "Job" is registered for version "batch\/v1"/);
+  assert.throws(() => decodeProtobufObject(envelope('resource.k8s.io/v1beta1', 'ResourceClaim', [])), /no kind "ResourceClaim" is registered for version "resource\.k8s\.io\/v1beta1"/);
 });

@@ -106,6 +106,58 @@ export const FIELD_OVERLAY: Record<string, FieldOverlay> = {
   'V1NetworkPolicySpec.policyTypes': { enum: ['Egress', 'Ingress'] },
   'V1NetworkPolicyPort.protocol': { enum: PROTOCOLS },
   'V1HTTPIngressPath.pathType': { enum: ['Exact', 'ImplementationSpecific', 'Prefix'] },
+  // apps/v1, batch/v1, policy/v1, autoscaling/v2 status conditions and the other keyed lists of the newer kinds
+  'V1ReplicaSetStatus.conditions': mapBy('type'),
+  'V1StatefulSetStatus.conditions': mapBy('type'),
+  'V1DaemonSetStatus.conditions': mapBy('type'),
+  'V1DaemonSetUpdateStrategy.type': { enum: ['OnDelete', 'RollingUpdate'] },
+  'V1StatefulSetUpdateStrategy.type': { enum: ['OnDelete', 'RollingUpdate'] },
+  'V1StatefulSetSpec.podManagementPolicy': { enum: ['OrderedReady', 'Parallel'] },
+  'V1StatefulSetSpec.volumeClaimTemplates': { listType: 'atomic' },
+  'V1JobStatus.conditions': { mergeKey: 'type', strategy: 'merge', listType: 'atomic' },
+  'V1CronJobStatus.active': { listType: 'atomic' },
+  'V1CronJobSpec.concurrencyPolicy': { enum: ['Allow', 'Forbid', 'Replace'] },
+  'V1JobSpec.completionMode': { enum: ['Indexed', 'NonIndexed'] },
+  'V1JobSpec.podReplacementPolicy': { enum: ['Failed', 'TerminatingOrFailed'] },
+  'V1PodDisruptionBudgetStatus.conditions': mapBy('type'),
+  'V1PodDisruptionBudgetStatus.disruptedPods': { mapType: 'granular' },
+  'V2HorizontalPodAutoscalerSpec.metrics': { listType: 'atomic' },
+  'V2HorizontalPodAutoscalerStatus.conditions': mapBy('type'),
+  'V2HorizontalPodAutoscalerStatus.currentMetrics': { listType: 'atomic' },
+  'V1ReplicationControllerStatus.conditions': mapBy('type'),
+  'V1ReplicationControllerSpec.selector': { mapType: 'atomic' },
+  'V1PersistentVolumeClaimStatus.conditions': mapBy('type'),
+  'V1PersistentVolumeClaimStatus.capacity': { quantity: true },
+  'V1PersistentVolumeClaimStatus.allocatedResources': { quantity: true },
+  'V1PersistentVolumeClaimSpec.accessModes': { listType: 'atomic' },
+  'V1PersistentVolumeSpec.capacity': { quantity: true },
+  'V1PersistentVolumeSpec.accessModes': { listType: 'atomic' },
+  'V1PersistentVolumeSpec.mountOptions': { listType: 'atomic' },
+  'V1NodeStatus.conditions': mapBy('type'),
+  'V1NodeStatus.addresses': mapBy('type'),
+  'V1NodeStatus.capacity': { quantity: true },
+  'V1NodeStatus.allocatable': { quantity: true },
+  'V1NodeSpec.podCIDRs': { strategy: 'merge', listType: 'set' },
+  'V1ResourceQuotaSpec.hard': { quantity: true },
+  'V1ResourceQuotaStatus.hard': { quantity: true },
+  'V1ResourceQuotaStatus.used': { quantity: true },
+  'V1LimitRangeItem.max': { quantity: true },
+  'V1LimitRangeItem.min': { quantity: true },
+  'V1LimitRangeItem.default': { quantity: true },
+  'V1LimitRangeItem.defaultRequest': { quantity: true },
+  'V1LimitRangeItem.maxLimitRequestRatio': { quantity: true },
+  'V1CSIStorageCapacity.capacity': { quantity: true },
+  'V1CSIStorageCapacity.maximumVolumeSize': { quantity: true },
+  'V1CSINodeSpec.drivers': mapBy('name'),
+  'V1StorageClass.reclaimPolicy': { enum: ['Delete', 'Recycle', 'Retain'] },
+  'V1StorageClass.volumeBindingMode': { enum: ['Immediate', 'WaitForFirstConsumer'] },
+  'V1ValidatingWebhookConfiguration.webhooks': mapBy('name'),
+  'V1MutatingWebhookConfiguration.webhooks': mapBy('name'),
+  'V1ValidatingAdmissionPolicyStatus.conditions': { listType: 'map', keys: ['type'] },
+  'V1CertificateSigningRequestStatus.conditions': { listType: 'map', keys: ['type'] },
+  'V1FlowSchemaStatus.conditions': { listType: 'map', keys: ['type'] },
+  'V1PriorityLevelConfigurationStatus.conditions': { listType: 'map', keys: ['type'] },
+  'V1APIServiceStatus.conditions': { listType: 'map', keys: ['type'] },
   // apiextensions/v1
   'V1CustomResourceDefinitionStatus.conditions': { listType: 'map', keys: ['type'] },
 };
@@ -131,10 +183,29 @@ const PACKAGES: [string, string[]][] = [
 ];
 const PACKAGE_OF = new Map(PACKAGES.flatMap(([pkg, classes]) => classes.map((c) => [c, pkg] as const)));
 
-/** definitionName gives the upstream OpenAPI definition name of a model class (io.k8s.api.core.v1.PodSpec). */
-export function definitionName(cls: string): string {
-  const goName = cls.replace(/^(CoreV1|EventsV1|DiscoveryV1|RbacV1|ApiextensionsV1|V1)/, '');
-  return `${PACKAGE_OF.get(cls) ?? 'io.k8s.api.core.v1'}.${goName}`;
+/** explicitPackage is the OpenAPI definition package of a model class listed above, if any. Classes not listed get the
+ * package of the first served kind whose type closure reaches them (builtin.ts definitionName). */
+export function explicitPackage(cls: string): string | undefined {
+  return PACKAGE_OF.get(cls);
+}
+
+/** goTypeNameOf strips client-node's group/version prefix from a model class (AdmissionregistrationV1ServiceReference → ServiceReference). */
+export function goTypeNameOf(cls: string): string {
+  return cls.replace(/^(?:[A-Z][a-z]+)?V\d+(?:(?:alpha|beta)\d+)?/, '');
+}
+
+/** groupPackage is the OpenAPI definition package of the types of an API group version (io.k8s.api.apps.v1). */
+export function groupPackage(group: string, version: string): string {
+  switch (group) {
+    case '':
+      return `io.k8s.api.core.${version}`;
+    case 'apiextensions.k8s.io':
+      return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.${version}`;
+    case 'apiregistration.k8s.io':
+      return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}`;
+    default:
+      return `io.k8s.api.${group.split('.')[0]}.${version}`;
+  }
 }
 
 /** BuiltinKind is one served built-in kind and the model class that describes it. */
@@ -168,6 +239,42 @@ export const BUILTIN_KINDS: BuiltinKind[] = [
   { group: 'events.k8s.io', version: 'v1', kind: 'Event', cls: 'EventsV1Event' },
   { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', cls: 'V1CustomResourceDefinition' },
   { group: 'autoscaling', version: 'v1', kind: 'Scale', cls: 'V1Scale' },
+  { group: 'apps', version: 'v1', kind: 'ReplicaSet', cls: 'V1ReplicaSet' },
+  { group: 'networking.k8s.io', version: 'v1', kind: 'IngressClass', cls: 'V1IngressClass' },
+  // The rest of kube-apiserver 1.32's built-ins.
+  { group: '', version: 'v1', kind: 'PersistentVolumeClaim', cls: 'V1PersistentVolumeClaim' },
+  { group: '', version: 'v1', kind: 'PersistentVolume', cls: 'V1PersistentVolume' },
+  { group: '', version: 'v1', kind: 'Node', cls: 'V1Node' },
+  { group: '', version: 'v1', kind: 'ResourceQuota', cls: 'V1ResourceQuota' },
+  { group: '', version: 'v1', kind: 'LimitRange', cls: 'V1LimitRange' },
+  { group: '', version: 'v1', kind: 'ReplicationController', cls: 'V1ReplicationController' },
+  { group: '', version: 'v1', kind: 'PodTemplate', cls: 'V1PodTemplate' },
+  { group: '', version: 'v1', kind: 'Binding', cls: 'V1Binding' },
+  { group: '', version: 'v1', kind: 'ComponentStatus', cls: 'V1ComponentStatus' },
+  { group: 'apps', version: 'v1', kind: 'StatefulSet', cls: 'V1StatefulSet' },
+  { group: 'apps', version: 'v1', kind: 'DaemonSet', cls: 'V1DaemonSet' },
+  { group: 'apps', version: 'v1', kind: 'ControllerRevision', cls: 'V1ControllerRevision' },
+  { group: 'batch', version: 'v1', kind: 'Job', cls: 'V1Job' },
+  { group: 'batch', version: 'v1', kind: 'CronJob', cls: 'V1CronJob' },
+  { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler', cls: 'V2HorizontalPodAutoscaler' },
+  { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler', cls: 'V1HorizontalPodAutoscaler' },
+  { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', cls: 'V1PodDisruptionBudget' },
+  { group: 'policy', version: 'v1', kind: 'Eviction', cls: 'V1Eviction' },
+  { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', cls: 'V1StorageClass' },
+  { group: 'storage.k8s.io', version: 'v1', kind: 'CSIDriver', cls: 'V1CSIDriver' },
+  { group: 'storage.k8s.io', version: 'v1', kind: 'CSINode', cls: 'V1CSINode' },
+  { group: 'storage.k8s.io', version: 'v1', kind: 'CSIStorageCapacity', cls: 'V1CSIStorageCapacity' },
+  { group: 'storage.k8s.io', version: 'v1', kind: 'VolumeAttachment', cls: 'V1VolumeAttachment' },
+  { group: 'scheduling.k8s.io', version: 'v1', kind: 'PriorityClass', cls: 'V1PriorityClass' },
+  { group: 'node.k8s.io', version: 'v1', kind: 'RuntimeClass', cls: 'V1RuntimeClass' },
+  { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingWebhookConfiguration', cls: 'V1ValidatingWebhookConfiguration' },
+  { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'MutatingWebhookConfiguration', cls: 'V1MutatingWebhookConfiguration' },
+  { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicy', cls: 'V1ValidatingAdmissionPolicy' },
+  { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicyBinding', cls: 'V1ValidatingAdmissionPolicyBinding' },
+  { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', cls: 'V1CertificateSigningRequest' },
+  { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', kind: 'FlowSchema', cls: 'V1FlowSchema' },
+  { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', kind: 'PriorityLevelConfiguration', cls: 'V1PriorityLevelConfiguration' },
+  { group: 'apiregistration.k8s.io', version: 'v1', kind: 'APIService', cls: 'V1APIService' },
 ];
 
 /**
@@ -199,4 +306,35 @@ export const VALUE_STRUCT_FIELDS: Record<string, string[]> = {
   V1CustomResourceDefinitionSpec: ['names', '~versions'],
   V1CustomResourceDefinitionStatus: ['acceptedNames', '~storedVersions'],
   V1Scale: ['spec', 'status'],
+  V1ReplicaSet: ['spec', 'status'],
+  V1ReplicaSetSpec: ['template'],
+  V1StatefulSet: ['spec', 'status'],
+  V1StatefulSetSpec: ['template', 'updateStrategy'],
+  V1DaemonSet: ['spec', 'status'],
+  V1DaemonSetSpec: ['template', 'updateStrategy'],
+  V1Job: ['spec', 'status'],
+  V1JobSpec: ['template'],
+  V1CronJob: ['spec', 'status'],
+  V1CronJobSpec: ['jobTemplate'],
+  V1JobTemplateSpec: ['spec'],
+  V1ReplicationController: ['spec', 'status'],
+  V1PodTemplate: ['template'],
+  V1PodDisruptionBudget: ['spec', 'status'],
+  V1PersistentVolumeClaim: ['spec', 'status'],
+  V1PersistentVolume: ['spec', 'status'],
+  V1Node: ['spec', 'status'],
+  V1ResourceQuota: ['spec', 'status'],
+  V1LimitRange: ['spec'],
+  V2HorizontalPodAutoscaler: ['spec', 'status'],
+  V1HorizontalPodAutoscaler: ['spec', 'status'],
+  V1CertificateSigningRequest: ['spec', 'status'],
+  V1FlowSchema: ['spec', 'status'],
+  V1PriorityLevelConfiguration: ['spec', 'status'],
+  V1APIService: ['spec', 'status'],
+  V1ValidatingAdmissionPolicy: ['spec', 'status'],
+  V1ValidatingAdmissionPolicyBinding: ['spec'],
+  V1IngressClass: ['spec'],
+  V1CSIDriver: ['spec'],
+  V1CSINode: ['spec'],
+  V1VolumeAttachment: ['spec', 'status'],
 };

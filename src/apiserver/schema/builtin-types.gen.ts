@@ -12,7 +12,15 @@ export const GENERATED_ROOTS = [
   'V1Namespace', 'V1ConfigMap', 'V1Secret', 'V1Service', 'V1Endpoints', 'V1EndpointSlice', 'V1Pod', 'V1Deployment',
   'V1ServiceAccount', 'V1Role', 'V1ClusterRole', 'V1RoleBinding', 'V1ClusterRoleBinding', 'V1NetworkPolicy',
   'V1Ingress', 'V1Lease', 'CoreV1Event', 'EventsV1Event', 'V1CustomResourceDefinition', 'V1Scale', 'V1Status',
-  'V1DeleteOptions', 'V1ListMeta',
+  'V1DeleteOptions', 'V1ListMeta', 'V1ReplicaSet', 'V1IngressClass',
+  // The rest of kube-apiserver 1.32's built-in kinds.
+  'V1StatefulSet', 'V1DaemonSet', 'V1ControllerRevision', 'V1Job', 'V1CronJob', 'V2HorizontalPodAutoscaler',
+  'V1HorizontalPodAutoscaler', 'V1PodDisruptionBudget', 'V1PersistentVolumeClaim', 'V1PersistentVolume', 'V1Node',
+  'V1ResourceQuota', 'V1LimitRange', 'V1ReplicationController', 'V1PodTemplate', 'V1Binding', 'V1ComponentStatus',
+  'V1StorageClass', 'V1CSIDriver', 'V1CSINode', 'V1CSIStorageCapacity', 'V1VolumeAttachment', 'V1PriorityClass',
+  'V1RuntimeClass', 'V1ValidatingWebhookConfiguration', 'V1MutatingWebhookConfiguration', 'V1ValidatingAdmissionPolicy',
+  'V1ValidatingAdmissionPolicyBinding', 'V1CertificateSigningRequest', 'V1FlowSchema', 'V1PriorityLevelConfiguration',
+  'V1APIService', 'V1Eviction',
 ];
 
 /** RawField is [jsonName, typeSpec, required (1) or not (0), description]. */

@@ -1,7 +1,7 @@
 // Schemas of the built-in kinds: the generated client-node type tree (builtin-types.generated.ts) overlaid with
 // the struct-tag knowledge in builtin-overlay.ts. Two renderings: inline trees for validation, SMP and SSA
 // (builtinSchema), and named definitions with $refs for the OpenAPI documents (builtinDefinitions).
-import { ATOMIC_STRUCTS, BUILTIN_KINDS, FIELD_OVERLAY, VALUE_STRUCT_FIELDS, definitionName, type BuiltinKind, type FieldOverlay } from './builtin-overlay.js';
+import { ATOMIC_STRUCTS, BUILTIN_KINDS, FIELD_OVERLAY, VALUE_STRUCT_FIELDS, explicitPackage, goTypeNameOf, groupPackage, type BuiltinKind, type FieldOverlay } from './builtin-overlay.js';
 import { BUILTIN_TYPES_JSON } from './builtin-types.generated.js';
 import type { JSONSchemaProps } from './types.js';
 
@@ -12,6 +12,87 @@ let rawTypes: Record<string, RawType> | undefined;
 function types(): Record<string, RawType> {
   rawTypes ??= JSON.parse(BUILTIN_TYPES_JSON) as Record<string, RawType>;
   return rawTypes;
+}
+
+let derivedPackages: Map<string, string> | undefined;
+
+// Every class reachable from a served kind belongs to that kind's package unless the overlay names another one or an
+// earlier kind (core kinds first) already reached it: kube's types live beside the kind that
+// first needs them (PodTemplateSpec in core, StatefulSetSpec in apps).
+function packageOf(cls: string): string {
+  const explicit = explicitPackage(cls);
+  if (explicit) return explicit;
+  if (!derivedPackages) {
+    const out = new Map<string, string>();
+    const ordered = [...BUILTIN_KINDS.filter((k) => k.group === ''), ...BUILTIN_KINDS.filter((k) => k.group !== '')];
+    for (const k of ordered) {
+      const pkg = groupPackage(k.group, k.version);
+      const queue = [k.cls];
+      while (queue.length > 0) {
+        const c = queue.shift()!;
+        if (out.has(c) || explicitPackage(c)) continue;
+        out.set(c, pkg);
+        for (const [, spec] of types()[c]?.f ?? []) {
+          const inner = spec.replace(/^(\[\]|\{\})+/, '');
+          if (types()[inner]) queue.push(inner);
+        }
+      }
+    }
+    derivedPackages = out;
+  }
+  return derivedPackages.get(cls) ?? 'io.k8s.api.core.v1';
+}
+
+/** definitionName gives the upstream OpenAPI definition name of a model class (io.k8s.api.core.v1.PodSpec). */
+export function definitionName(cls: string): string {
+  return `${packageOf(cls)}.${goTypeNameOf(cls)}`;
+}
+
+/** ClassVisitor sees one object of a built-in model class (v1.PodSpec …) and may change it in place. */
+export type ClassVisitor = (cls: string, obj: Record<string, unknown>) => void;
+
+type ChildField = [name: string, cls: string, shape: '' | '[]' | '{}'];
+const childFields = new Map<string, ChildField[]>();
+
+function childrenOf(cls: string): ChildField[] {
+  let out = childFields.get(cls);
+  if (!out) {
+    out = [];
+    for (const [name, spec] of types()[cls]?.f ?? []) {
+      const shape = spec.startsWith('[]') ? '[]' : spec.startsWith('{}') ? '{}' : '';
+      const inner = spec.slice(shape.length);
+      if (types()[inner] && inner !== 'V1ObjectMeta' && inner !== 'V1ManagedFieldsEntry') out.push([name, inner, shape]);
+    }
+    childFields.set(cls, out);
+  }
+  return out;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function walkClass(cls: string, obj: Record<string, unknown>, visit: ClassVisitor): void {
+  visit(cls, obj);
+  for (const [name, child, shape] of childrenOf(cls)) {
+    const v = obj[name];
+    if (shape === '') {
+      if (isRecord(v)) walkClass(child, v, visit);
+    } else if (shape === '[]') {
+      if (Array.isArray(v)) for (const x of v) if (isRecord(x)) walkClass(child, x, visit);
+    } else if (isRecord(v)) {
+      for (const x of Object.values(v)) if (isRecord(x)) walkClass(child, x, visit);
+    }
+  }
+}
+
+/**
+ * walkBuiltin calls visit for a built-in kind's object and, parents first, for every nested object of a model class
+ * (metadata excluded) — the traversal kube's generated SetObjectDefaults_<Kind> functions make. False for unknown kinds.
+ */
+export function walkBuiltin(group: string, version: string, kind: string, obj: Record<string, unknown>, visit: ClassVisitor): boolean {
+  const k = KINDS.get(kindKey(group, version, kind));
+  if (!k) return false;
+  walkClass(k.cls, obj, visit);
+  return true;
 }
 
 const kindKey = (group: string, version: string, kind: string) => `${group}/${version}/${kind}`;

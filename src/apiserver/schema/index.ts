@@ -13,13 +13,13 @@ export type {
   UpdateOptions,
 } from './types.js';
 export { GENERIC_INVALID, PatchError, isPatchError, type PatchErrorCode, type StatusCause } from './errors.js';
-export { builtinKinds, builtinSchema, objectMetaSchema, supportsStrategicMergePatch } from './builtin.js';
+export { builtinKinds, builtinSchema, objectMetaSchema, supportsStrategicMergePatch, walkBuiltin, type ClassVisitor } from './builtin.js';
 export { MAX_JSON_PATCH_OPERATIONS, applyJsonPatch } from './json-patch.js';
 export { applyMergePatch } from './merge-patch.js';
 export { applyStrategicMergePatch } from './strategic-merge-patch.js';
 export { MAX_UPDATE_MANAGERS, conflictCauses, conflictMessage, serverSideApply, trackUpdate } from './managed-fields.js';
 export { applyCRDDefaults, crdStoredVersions, isDNS1035Label, isDNS1123Subdomain, validateCRD } from './crd-validation.js';
 export { compileSchema } from './compile.js';
-export { fieldErrorBody, fieldErrorString, invalidMessage } from './field-errors.js';
+export { OMIT_VALUE, fieldErrorBody, fieldErrorString, invalidMessage } from './field-errors.js';
 export { groupVersionPath, openAPIV2, openAPIV3GroupVersion, openAPIV3Root } from './openapi.js';
 export { builtinDecodeError } from './go-decode.js';

@@ -9,8 +9,7 @@
 // Go: k8s.io/kube-openapi pkg/builder3, pkg/handler3 (root document), apiextensions-apiserver
 // pkg/controller/openapi/builder (CRD definitions), k8s.io/kubectl pkg/cmd/apply/patcher.go and
 // k8s.io/cli-runtime pkg/resource/query_param_verifier_v3.go (what kubectl reads).
-import { builtinDefinitions, builtinKind } from './builtin.js';
-import { definitionName } from './builtin-overlay.js';
+import { builtinDefinitions, builtinKind, definitionName } from './builtin.js';
 import { cloneJSON, isObject, type JSONObject } from './json.js';
 import type { JSONSchemaProps, ServedResource } from './types.js';
 

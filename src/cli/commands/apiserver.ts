@@ -1,7 +1,7 @@
 // apiserver: runs the embedded Kubernetes-compatible API server until interrupted.
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { LOG_LEVELS, logLevelFlag, type LogLevel } from '../runtime.js';
-import { startApiServer, validateClusterName, type ApiServer, type Durability, type Logger } from '../../apiserver/index.js';
+import { parseSimulators, startApiServer, validateClusterName, type ApiServer, type Durability, type Logger, type Simulator } from '../../apiserver/index.js';
 
 const USAGE = `Usage: ripple apiserver --data-dir DIR [--port P] [--cluster NAME]... [--load-balancer NAME[=POOL]]...
 
@@ -19,6 +19,8 @@ Flags:
                              give cluster NAME the load-balancer simulator: Services of type LoadBalancer get
                              status.loadBalancer.ingress IPs from POOL, a comma-separated list of CIDRs, ranges
                              (a.b.c.d-e.f.g.h) or addresses (default: 192.0.2.0/24,198.51.100.0/24,203.0.113.0/24)
+  --simulate LIST            controllers simulated in every cluster: none (default), all, or a comma-separated list
+                             of workloads, volumes, node, rootca, tokens (see ripple up --help)
   --durability process|power process (default): an acknowledged write survives a killed process (it is committed
                              to SQLite's WAL first); power: it also survives power loss (fsynced before answering)
   --log-level LEVEL          error, warn, info (default) or debug; logs go to stderr as JSON lines
@@ -58,6 +60,7 @@ export const commands: Command[] = [
         cluster: { type: 'string', multiple: true },
         'load-balancer': { type: 'string', multiple: true },
         durability: { type: 'string' },
+        simulate: { type: 'string' },
         'log-level': { type: 'string' },
         'plain-http': { type: 'boolean' },
       });
@@ -74,10 +77,16 @@ export const commands: Command[] = [
         const bad = validateClusterName(name);
         if (bad) throw new UsageError(bad);
       }
+      let simulators: Simulator[];
+      try {
+        simulators = parseSimulators(values.simulate ?? 'none');
+      } catch (e) {
+        throw new UsageError(`--simulate: ${(e as Error).message}`);
+      }
       const logger = stderrLogger(io, level);
       let server: ApiServer;
       try {
-        server = await startApiServer({ dataDir, port, clusters, loadBalancer, durability: durability as Durability, logger, plainHttp: Boolean(values['plain-http']) });
+        server = await startApiServer({ dataDir, port, clusters, loadBalancer, simulators, durability: durability as Durability, logger, plainHttp: Boolean(values['plain-http']) });
         if (server.clusters().length === 0) await server.addCluster('default');
       } catch (e) {
         const err = e as NodeJS.ErrnoException;

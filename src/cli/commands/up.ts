@@ -6,6 +6,7 @@ import { createWriteStream, readFileSync, statSync, writeFileSync, type WriteStr
 import { relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { chartsInDir, serveChartRepo, type ChartRepoServer, type ServedChart } from '../../charts/index.js';
+import { parseSimulators, type Simulator } from '../../apiserver/index.js';
 import { parseLabels } from '../../clusters/index.js';
 import { loadChartFiles, packageChart } from '../../helm/index.js';
 import { DEMOS, SeedError, demoCharts, demoVariant, formatMs, loadSeedDocs, runDemo, type Demo, type DemoReport, type SeedDoc } from '../../demos/index.js';
@@ -50,6 +51,10 @@ Flags:
   --chart-repo DIR          serve DIR as a Helm chart repository on 127.0.0.1 while ripple up runs (URL printed at
                             start; the port of the last run when free): index.yaml generated from DIR's *.tgz files
                             and chart directories (packaged on the fly), for helmCharts' repositoryURL
+  --simulate LIST           controllers simulated in every cluster: all (default), none, or a comma-separated list of
+                            workloads (Deployments, StatefulSets, DaemonSets, Jobs, CronJobs get running Pods),
+                            volumes (claims bind to provisioned volumes), node (one Ready Node), rootca
+                            (kube-root-ca.crt in every namespace), tokens (service account token Secrets filled)
   --demo NAME               set up and run a seed scenario (its clusters and load balancers are added for you):
 ${DEMO_LIST}
   --seed NNN                run the demo from another seed document's version of the YAML (see --demo help below)
@@ -116,6 +121,14 @@ export function parseClusterFlag(v: string): ClusterSpec {
   const errs = validateClusterSpec(spec);
   if (errs.length > 0) throw new UsageError(`--cluster ${v}: ${errs.join('; ')}`);
   return spec;
+}
+
+function simulateFlag(v: string): Simulator[] {
+  try {
+    return parseSimulators(v);
+  } catch (e) {
+    throw new UsageError(`--simulate: ${(e as Error).message}`);
+  }
 }
 
 function parseLoadBalancerFlag(v: string): LoadBalancerSpec {
@@ -221,6 +234,7 @@ export const commands: Command[] = [
         cluster: { type: 'string', multiple: true },
         'load-balancer': { type: 'string', multiple: true },
         limit: { type: 'string', multiple: true },
+        simulate: { type: 'string' },
         demo: { type: 'string' },
         seed: { type: 'string' },
         once: { type: 'boolean' },
@@ -255,6 +269,7 @@ export const commands: Command[] = [
       const loadBalancers = [...(values['load-balancer'] ?? []).map(parseLoadBalancerFlag), ...(demo?.loadBalancers ?? [])];
       const limits = parseLimitFlags(values.limit ?? []);
 
+      const simulators = simulateFlag(values.simulate ?? 'all');
       const dataDir = resolve(values['data-dir'] ?? '.ripple');
       const shown = relative(process.cwd(), dataDir) || '.';
       const display = shown.startsWith('..') ? dataDir : shown;
@@ -312,7 +327,7 @@ export const commands: Command[] = [
 
       let env: Embedded;
       try {
-        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger, limits: limits.api, manager: { renderBudget: limits.render, luaInstructionLimit: limits.luaInstructions } });
+        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, simulators, logger, limits: limits.api, manager: { renderBudget: limits.render, luaInstructionLimit: limits.luaInstructions } });
       } catch (err) {
         sig.dispose();
         await chartRepo?.stop();
