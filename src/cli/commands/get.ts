@@ -11,7 +11,7 @@ import { Annotations, EventBasedAddOnLabels, EventTriggerLabels, Labels, normali
 import { FIELD_MANAGER, clusterSummaryAnnotationValue, parseGvkString } from '../../addons/index.js';
 import { K8S_VERSION_LABEL, clusterTypeOf, kubeconfigFromSecret, kubeconfigLocation, toEntry } from '../../clusters/index.js';
 import { KubeClient, KubeConfigError, errorMessage, isKindNotInstalled, isStatusError, isUnreachable, loadKubeConfig, type KubeObject } from '../../kube/index.js';
-import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, oneOf, parseFlags, type Command, type CommandIO } from '../command.js';
 import { table } from '../table.js';
 
 const LIB = 'lib.projectsveltos.io/v1beta1';
@@ -765,8 +765,7 @@ function command(r: Resource<unknown>): Command {
         if (only) throw new UsageError(`--${only} applies to \`ripple get addons\` only`);
       }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-      const output = (values.output ?? 'table') as Output;
-      if (!['table', 'wide', 'yaml', 'json'].includes(output)) throw new UsageError(`--output must be table, wide, yaml or json, not ${JSON.stringify(values.output)}`);
+      const output = oneOf<Output>('--output', values.output ?? 'table', ['table', 'wide', 'yaml', 'json']);
       if (values.namespace !== undefined && values['all-namespaces']) throw new UsageError('-n and -A exclude each other');
       if (values.namespace !== undefined && !r.namespaced) throw new UsageError(`${r.name} are cluster-scoped: -n does not apply`);
       const v = values;

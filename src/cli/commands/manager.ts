@@ -16,7 +16,7 @@ import {
 } from '../../kube/index.js';
 import { AGENT_MODES, SVELTOS_NAMESPACE, ensureNamespace, installCrds, registerManagementCluster, startManager, type AgentMode, type Manager } from '../../manager/index.js';
 import { createLogger } from '../../obs/index.js';
-import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, oneOf, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { kubeConfigFrom, logLevelFlag, onStopSignal } from '../runtime.js';
 
 const USAGE = `Usage: ripple manager [--kubeconfig FILE] [--context CTX] [--install-crds] [--register-management-cluster]
@@ -85,8 +85,7 @@ export const commands: Command[] = [
         'log-level': { type: 'string' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-      const agentMode = (values['agent-mode'] ?? 'agentless') as AgentMode;
-      if (!AGENT_MODES.includes(agentMode)) throw new UsageError(`--agent-mode must be ${AGENT_MODES.join(' or ')}, not ${JSON.stringify(values['agent-mode'])}`);
+      const agentMode = oneOf<AgentMode>('--agent-mode', values['agent-mode'] ?? 'agentless', AGENT_MODES);
       const metricsPort = portFlag('metrics-port', values['metrics-port']);
       const level = logLevelFlag(values['log-level'], 'info');
       if (values['leader-elect-namespace'] !== undefined && !values['leader-elect']) throw new UsageError('--leader-elect-namespace needs --leader-elect');

@@ -2,7 +2,7 @@
 // per cluster and profile, each feature's state (from ClusterSummaries; the same as `ripple get addons --features`,
 // whose code it shares), and what a DryRun profile would change (from ClusterReports).
 import type { KubeClient } from '../../kube/index.js';
-import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, oneOf, parseFlags, type Command, type CommandIO } from '../command.js';
 import { table } from '../table.js';
 import { connect, featureRows, firstLine, listSummaries, parseClusterRef, printFeatures, profileOf, runGuarded, type SummaryObject } from './get.js';
 
@@ -61,8 +61,7 @@ function parse(args: string[], io: CommandIO): Options | number {
     output: { type: 'string', short: 'o' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-  const output = values.output ?? 'table';
-  if (output !== 'table' && output !== 'json') throw new UsageError(`--output must be table or json, not ${JSON.stringify(output)}`);
+  const output = oneOf('--output', values.output ?? 'table', ['table', 'json']);
   const cluster = parseClusterRef(values.cluster);
   const client = connect(values, io);
   if (typeof client === 'number') return client;

@@ -12,6 +12,7 @@ import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec,
 import { createLogger, type Logger } from '../../obs/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { logLevelFlag, onStopSignal } from '../runtime.js';
+import { didYouMean } from '../suggest.js';
 
 const DEMO_LIST = Object.values(DEMOS)
   .map((d) => `  ${d.name.padEnd(15)} ${d.title} (seed ${d.seeds.join(', ')})`)
@@ -170,7 +171,7 @@ export const commands: Command[] = [
       let demo: Demo | undefined;
       if (values.demo !== undefined) {
         const base = DEMOS[values.demo];
-        if (!base) throw new UsageError(`unknown demo ${JSON.stringify(values.demo)}; demos:\n${DEMO_LIST}`);
+        if (!base) throw new UsageError(`unknown demo ${JSON.stringify(values.demo)}${didYouMean(values.demo, Object.keys(DEMOS))}\nDemos:\n${DEMO_LIST}`);
         demo = demoVariant(base, values.seed);
         if (!demo) throw new UsageError(`demo ${base.name} has no version from seed ${values.seed}; seeds: ${[base.seeds[0], ...Object.keys(base.variants ?? {})].join(', ')}`);
       } else if (values.seed !== undefined || values.once || values.timeout !== undefined) {
