@@ -11,6 +11,7 @@ import { errorMessage } from '../../kube/index.js';
 import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec, type ClusterSpec, type Embedded, type LoadBalancerSpec } from '../../manager/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
+import { DataDirLockedError, lockDataDir, type DataDirLock } from '../data-dir-lock.js';
 import { logLevelFlag, onStopSignal } from '../runtime.js';
 import { didYouMean } from '../suggest.js';
 
@@ -30,7 +31,8 @@ cluster, so kubectl works against each, and narrates what happens: each event de
 object deployed or withdrawn, and every warning.
 
 State lives in DIR (SQLite): stop with Ctrl-C (or SIGTERM) and run \`ripple up\` again to resume where it stopped —
-clusters, objects and deployed add-ons are kept, and whatever changed meanwhile converges.
+clusters, objects and deployed add-ons are kept, and whatever changed meanwhile converges. One process per DIR: it
+holds DIR/ripple.lock while it runs, and a second \`ripple up\` on the same DIR exits 4 naming the holder's pid.
 
 Flags:
   --data-dir DIR            state directory (default: .ripple in the current directory)
@@ -197,12 +199,21 @@ export const commands: Command[] = [
           throw err;
         }
       }
+      // The lock comes first: a second `ripple up` on DIR must not write a byte to it (log, database, kubeconfig).
+      let lock: DataDirLock;
       let logFile: WriteStream;
+      try {
+        lock = lockDataDir(dataDir, 'ripple up');
+      } catch (err) {
+        if (err instanceof DataDirLockedError) return fail(ExitCode.Unavailable, `${err.message}; stop it or pass another --data-dir`);
+        return fail(ExitCode.BadInput, `cannot use data directory ${display}: ${errorMessage(err)}`);
+      }
       try {
         mkdirSync(dataDir, { recursive: true });
         logFile = createWriteStream(resolve(dataDir, 'ripple.log'), { flags: 'a' });
         await new Promise<void>((res, rej) => logFile.once('open', () => res()).once('error', rej));
       } catch (err) {
+        lock.release();
         return fail(ExitCode.BadInput, `cannot use data directory ${display}: ${errorMessage(err)}`);
       }
       const logger: Logger = createLogger({ level: level ?? 'info', destination: teeStream(logFile, level ? io.stderr : undefined), name: 'ripple-up' });
@@ -217,6 +228,7 @@ export const commands: Command[] = [
       } catch (err) {
         sig.dispose();
         logFile.end();
+        lock.release();
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EADDRINUSE') return fail(ExitCode.Unavailable, `port ${port} is in use; pick another with --port or omit it for a free one`);
         if (e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_LOCKED') return fail(ExitCode.Unavailable, `data directory ${display} is in use by another ripple process; stop it or pass another --data-dir`);
@@ -278,6 +290,7 @@ export const commands: Command[] = [
         await env.stop();
         out(`ripple up: stopped${code === ExitCode.Interrupted ? ' (Ctrl-C)' : ''}; state kept in ${display}`);
         await new Promise<void>((r) => logFile.end(() => r()));
+        lock.release();
       }
     },
   },
