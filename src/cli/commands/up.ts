@@ -20,7 +20,7 @@ const DEMO_LIST = Object.values(DEMOS)
   .join('\n');
 
 const USAGE = `Usage: ripple up [--data-dir DIR] [--port P] [--cluster NAME[:k=v,...]]... [--load-balancer NAME[=POOL]]...
-                 [--demo NAME [--seed NNN] [--once] [--timeout SECONDS]] [--log-level LEVEL]
+                 [--demo NAME [--seed NNN] [--once] [--timeout SECONDS]] [--metrics-port P] [--log-level LEVEL]
 
 Runs Ripple on your machine in one process: an embedded Kubernetes-compatible API server with a management cluster
 "mgmt" and the managed clusters you name (virtual clusters behind one port on 127.0.0.1), Ripple's CRDs installed,
@@ -50,6 +50,7 @@ ${DEMO_LIST}
   --once                    with --demo: run every step, check every expected outcome, print a report and exit
                             (0: all happened; 1: one did not — the report says which, with status and Events)
   --timeout SECONDS         with --once: how long each outcome may take (default 30)
+  --metrics-port P          serve the control plane's Prometheus metrics on 127.0.0.1:P/metrics (and /healthz)
   --log-level LEVEL         error, warn, info or debug: logs go to stderr at that level (always also to
                             DIR/ripple.log, at info by default)
 
@@ -159,10 +160,12 @@ export const commands: Command[] = [
         seed: { type: 'string' },
         once: { type: 'boolean' },
         timeout: { type: 'string' },
+        'metrics-port': { type: 'string' },
         'log-level': { type: 'string' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const port = portFlag('port', values.port);
+      const metricsPort = portFlag('metrics-port', values['metrics-port'], { min: 1 });
       const level = logLevelFlag(values['log-level']);
       let timeoutMs: number | undefined;
       if (values.timeout !== undefined) {
@@ -224,12 +227,15 @@ export const commands: Command[] = [
 
       let env: Embedded;
       try {
-        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger });
+        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, logger, manager: { metricsPort } });
       } catch (err) {
         sig.dispose();
         logFile.end();
         lock.release();
         const e = err as NodeJS.ErrnoException;
+        if (e.code === 'EADDRINUSE' && metricsPort !== undefined && (e as { port?: number }).port === metricsPort) {
+          return fail(ExitCode.Unavailable, `--metrics-port ${metricsPort} is in use; pick another`);
+        }
         if (e.code === 'EADDRINUSE') return fail(ExitCode.Unavailable, `port ${port} is in use; pick another with --port or omit it for a free one`);
         if (e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_LOCKED') return fail(ExitCode.Unavailable, `data directory ${display} is in use by another ripple process; stop it or pass another --data-dir`);
         if (err instanceof EmbeddedError) return fail(ExitCode.Usage, err.message);
@@ -250,6 +256,7 @@ export const commands: Command[] = [
           out(`  ${i === 0 ? 'clusters' : '        '}     ${name.padEnd(12)} SveltosCluster ${name}/${name}${name === MGMT ? ' (the management cluster)' : ''}${labels ? `, labels ${labels}` : ''}${lb}`);
         }
         out(`  control plane  agentless agents, event manager, add-on deployer — logs in ${display}/ripple.log`);
+        if (env.manager.metricsPort !== undefined) out(`  metrics      http://127.0.0.1:${env.manager.metricsPort}/metrics`);
         out('');
         out('Use it with kubectl (one context per cluster):');
         out(`  export KUBECONFIG=${env.kubeconfigPath}`);
