@@ -26,7 +26,7 @@ export function suggest(word: string, candidates: Iterable<string>, maxDistance 
   for (const c of new Set(candidates)) {
     const lc = c.toLowerCase();
     const d = lc.startsWith(w) ? 0 : editDistance(w, lc);
-    if (d <= maxDistance && lc !== w) scored.push({ c, d, i });
+    if (d <= maxDistance && c !== word) scored.push({ c, d, i });
     i++;
   }
   return scored.sort((a, b) => a.d - b.d || a.i - b.i).map((s) => s.c);

@@ -547,7 +547,7 @@ export async function listSummaries<T extends SummaryObject>(c: Pick<GetContext,
 }
 
 /** clusterClient builds a client for a managed cluster from its kubeconfig Secret (as the controllers do). */
-async function clusterClient(mgmt: KubeClient, type: ClusterType, namespace: string, name: string): Promise<KubeClient> {
+export async function clusterClient(mgmt: KubeClient, type: ClusterType, namespace: string, name: string): Promise<KubeClient> {
   const apiVersion = type === 'Capi' ? 'cluster.x-k8s.io/v1beta1' : LIB;
   const kind = type === 'Capi' ? 'Cluster' : 'SveltosCluster';
   const obj = await mgmt.getIfExists<KubeObject>({ apiVersion, kind, namespace, name });
