@@ -1,12 +1,14 @@
 // `ripple show resources` and `ripple show usage` against the embedded API server with the add-on deployer running:
 // objects of a kind across the registered clusters (one unreachable), and who references which ConfigMap/Secret/chart.
 import { strict as assert } from 'node:assert';
+import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { eventually } from '../../../test/support/eventually.js';
 import { runCli } from '../../../test/support/run-cli.js';
 import { startAddonTestEnv, type AddonTestEnv } from '../../../test/support/addon-env.js';
 import { registerCluster } from '../../clusters/index.js';
 import type { KubeObject } from '../../kube/index.js';
+import { main } from '../main.js';
 
 const CP = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile', metadata: { name }, spec }) as KubeObject;
 
@@ -86,5 +88,19 @@ describe('ripple show resources / usage', () => {
     const typo = await runCli(['show', 'usage', '--kind', 'Configmap', ...flags()]);
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /did you mean "ConfigMap"\?/);
+  });
+
+  test('show usage -w prints the table, then a line for each reference that appears', { timeout: 30_000 }, async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (c: Buffer) => (text += c.toString()));
+    const done = main(['show', 'usage', '-w', '--kind', 'ConfigMap', ...flags()], { stdin: Readable.from(['']), stdout: out, stderr: new PassThrough() });
+    await eventually(() => text, (t) => /^ConfigMap\s+default\s+policy\s/m.test(t), { message: 'the initial table' });
+    const before = text.length;
+    await env.mgmt.apply(CP('uses-extra', { policyRefs: [{ kind: 'ConfigMap', name: 'extra', namespace: 'default' }] }), { fieldManager: 'test' });
+    await eventually(() => text.slice(before), (t) => /^ConfigMap\s+default\s+extra\s+ClusterProfile\/uses-extra \(policyRefs\)\s+-\n$/.test(t), { message: 'one line for the new reference' });
+    // SIGTERM ends a watch with exit 0 (the handler is the command's; emitting the event does not kill this process).
+    process.emit('SIGTERM', 'SIGTERM');
+    assert.equal(await done, 0);
   });
 });

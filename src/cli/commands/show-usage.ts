@@ -5,13 +5,13 @@ import { stringify } from 'yaml';
 import type { KubeObject } from '../../kube/index.js';
 import { ExitCode, UsageError, oneOf, parseFlags, type Command } from '../command.js';
 import { table } from '../table.js';
-import { connect, listKind, runGuarded } from './get.js';
+import { connect, listKind, runGuarded, watchRows } from './get.js';
 
 const CONFIG = 'config.projectsveltos.io/v1beta1';
 const LIB = 'lib.projectsveltos.io/v1beta1';
 
 const USAGE = `Usage: ripple show usage [--kind KIND] [--namespace NS] [--name NAME] [--kubeconfig FILE] [--context CTX]
-                         [-o table|json|yaml]
+                         [-o table|json|yaml] [-w]
 
 Lists every ConfigMap, Secret, Helm chart and Kustomize source (Flux GitRepository/OCIRepository/Bucket) that a
 ClusterProfile, Profile or EventTrigger references — policyRefs, helmCharts (and their valuesFrom),
@@ -27,8 +27,10 @@ Flags:
   --kubeconfig FILE     kubeconfig of the management cluster (default: $KUBECONFIG, else ~/.kube/config)
   --context CTX         context to use from the kubeconfig
   -o, --output FORMAT   table (default), json or yaml
+  -w, --watch           after the listing, print every row that appears, changes or goes (in its last state) as it
+                        happens, until Ctrl-C (-o json: one row per line)
 
-Exit codes: 0 listed (also when nothing matches); 2 bad command line; 3 unusable kubeconfig;
+Exit codes: 0 listed (also when nothing matches), or -w stopped by SIGTERM; 2 bad command line; 3 unusable kubeconfig;
             4 management cluster unreachable or Sveltos CRDs missing.
 
 Example:
@@ -98,6 +100,10 @@ export function usageRows(users: readonly KubeObject[]): UsageRow[] {
     .sort((a, b) => `${a.kind}|${a.namespace}|${a.name}`.localeCompare(`${b.kind}|${b.namespace}|${b.name}`));
 }
 
+const HEADER = ['KIND', 'NAMESPACE', 'NAME', 'USED BY', 'CLUSTERS'];
+const NO_USAGE = 'No profile or trigger references a ConfigMap, Secret, chart or Kustomize source';
+const usageCells = (r: UsageRow) => [r.kind, r.namespace, r.name, r.usedBy.join(', '), r.clusters.join(', ') || '-'];
+
 export const commands: Command[] = [
   {
     path: ['show', 'usage'],
@@ -111,32 +117,37 @@ export const commands: Command[] = [
         kubeconfig: { type: 'string' },
         context: { type: 'string' },
         output: { type: 'string', short: 'o' },
+        watch: { type: 'boolean', short: 'w' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const output = oneOf('--output', values.output ?? 'table', ['table', 'json', 'yaml']);
       const kind = values.kind === undefined ? undefined : oneOf('--kind', values.kind, ['ConfigMap', 'Secret', 'HelmChart', 'GitRepository', 'OCIRepository', 'Bucket']);
       const client = connect(values, io);
       if (typeof client === 'number') return client;
-      return runGuarded(client, async () => {
+      const load = async () => {
         const users = [
           ...(await listKind(client, io, { apiVersion: CONFIG, kind: 'ClusterProfile' })),
           ...(await listKind(client, io, { apiVersion: CONFIG, kind: 'Profile' })),
           ...(await listKind(client, io, { apiVersion: LIB, kind: 'EventTrigger' })),
         ];
-        const rows = usageRows(users).filter(
+        return usageRows(users).filter(
           (r) => (!kind || r.kind === kind) && (values.namespace === undefined || r.namespace === values.namespace) && (values.name === undefined || r.name === values.name),
         );
+      };
+      if (values.watch) {
+        const kinds = [
+          { apiVersion: CONFIG, kind: 'ClusterProfile' },
+          { apiVersion: CONFIG, kind: 'Profile' },
+          { apiVersion: LIB, kind: 'EventTrigger' },
+        ];
+        return runGuarded(client, () => watchRows(client, io, { kinds, output, load, key: (r) => `${r.kind}|${r.namespace}|${r.name}`, header: HEADER, cells: usageCells, empty: NO_USAGE }));
+      }
+      return runGuarded(client, async () => {
+        const rows = await load();
         if (output === 'json') io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
         else if (output === 'yaml') io.stdout.write(stringify(rows, { lineWidth: 0 }));
-        else if (rows.length === 0) io.stdout.write('No profile or trigger references a ConfigMap, Secret, chart or Kustomize source\n');
-        else {
-          io.stdout.write(
-            table(
-              ['KIND', 'NAMESPACE', 'NAME', 'USED BY', 'CLUSTERS'],
-              rows.map((r) => [r.kind, r.namespace, r.name, r.usedBy.join(', '), r.clusters.join(', ') || '-']),
-            ),
-          );
-        }
+        else if (rows.length === 0) io.stdout.write(`${NO_USAGE}\n`);
+        else io.stdout.write(table(HEADER, rows.map(usageCells)));
         return ExitCode.Ok;
       });
     },
