@@ -1,7 +1,8 @@
 // cli bench: process wall time of `ripple` as a user starts it — `bin/ripple.js` running the sources through tsx
 // (RIPPLE_FROM_SOURCE=1, what every command paid before the compiled build) versus the compiled build in dist/
 // (rebuilt first) — for `--version`, `--help` (imports every command) and `get clusters` against an embedded server
-// with the CRDs installed and the management cluster registered. Best of N runs, plus the median; the machine is
+// with the CRDs installed and the management cluster registered; and `--version` as it started before issue 19
+// (tsx, every command imported first). Best of N runs, plus the median; the machine is
 // shared, so the best run is the one least disturbed by others. Targets (issue 19): --version ≤ 300 ms, get ≤ 500 ms.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -52,6 +53,9 @@ export async function bench(): Promise<Record<string, unknown>> {
       const dist = await bestOf([BIN, ...args], { RIPPLE_FROM_SOURCE: '' });
       out[name] = { tsx, dist, speedup: Number((tsx.bestMs / dist.bestMs).toFixed(1)) };
     }
+    // Before issue 19, bin/ripple.js loaded the sources through tsx and imported every command before dispatching.
+    const before = `import { loadCommands, main } from ${JSON.stringify(join(ROOT, 'src', 'cli', 'main.ts'))}; await loadCommands(); process.exitCode = await main(['--version']);`;
+    out.versionBeforeIssue19 = await bestOf(['--import', 'tsx', '--input-type=module', '-e', before], {});
     out.targets = { versionMs: 300, getMs: 500 };
     return out;
   } finally {
