@@ -18,7 +18,7 @@ test('--once passes, then fails with the cause once the source cluster is paused
   const report = pass.stdout();
   assert.match(report, /demo loadbalancer: PASSED — 2 step\(s\), 9 outcome\(s\) checked in /);
   assert.match(report, /✓ step 1: create Service test\/svc-a in cluster-a — 5 outcome\(s\), the last after [\d.]+ m?s/);
-  assert.match(report, /✓\s+\d+ ms\s+svc-a in cluster-a carries the upstream address in its status/);
+  assert.match(report, /✓\s+[\d.]+ m?s\s+svc-a in cluster-a carries the upstream address in its status/);
 
   // Pause cluster-a (spec.paused, as with Sveltos) while Ripple runs on the same data directory, then stop.
   const up = startRippleUp(data.dir, []);
