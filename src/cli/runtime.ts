@@ -2,7 +2,7 @@
 // kubeconfig chain, and stopping on SIGINT/SIGTERM.
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeConfigError, loadKubeConfig } from '../kube/index.js';
-import { UsageError } from './command.js';
+import { oneOf } from './command.js';
 
 /** LOG_LEVELS are the values of --log-level, most severe first. */
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -14,8 +14,7 @@ export function logLevelFlag(value: string | undefined, fallback: LogLevel): Log
 export function logLevelFlag(value: string | undefined, fallback?: undefined): LogLevel | undefined;
 export function logLevelFlag(value: string | undefined, fallback?: LogLevel): LogLevel | undefined {
   if (value === undefined) return fallback;
-  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
-  return value as LogLevel;
+  return oneOf('--log-level', value, LOG_LEVELS);
 }
 
 /** kubeConfigFrom loads --kubeconfig, or the default chain ($KUBECONFIG, ~/.kube/config, in-cluster). */

@@ -1,14 +1,26 @@
 // seeds.ts: the seed documents' YAML examples as the demos apply them — each YAML document of each recovered block,
 // with its role (input/output) and its text exactly as the seed shows it (comments kept; recovered only where
 // rendering or copy-paste broke it, see src/api/doc-yaml.ts).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { recoverSeedBlocks, type SeedDocument, type SeedRole } from '../api/index.js';
 import type { KubeObject } from '../kube/index.js';
 
 /** SEEDS_DIR is where the verbatim copies of the seed documents live (testdata/seeds in the repository). */
-export const SEEDS_DIR = join(import.meta.dirname, '..', '..', 'testdata', 'seeds');
+export const SEEDS_DIR = findSeedsDir(import.meta.dirname);
+
+// The nearest testdata/seeds above this module: src/demos/ in the sources, but a chunk somewhere under dist/ in the
+// compiled build, so a fixed number of `..` would only be right for one of them.
+function findSeedsDir(from: string): string {
+  for (let dir = from; ; ) {
+    const candidate = join(dir, 'testdata', 'seeds');
+    if (existsSync(candidate)) return candidate;
+    const up = dirname(dir);
+    if (up === dir) return join(from, '..', '..', 'testdata', 'seeds');
+    dir = up;
+  }
+}
 
 /** SeedDoc is one YAML document of a seed example. */
 export interface SeedDoc {

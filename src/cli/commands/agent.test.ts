@@ -32,7 +32,7 @@ test('ripple agent: bad command lines exit 2 and say what to fix', async () => {
     [['agent', '--cluster-namespace', 'fleet', '--cluster-name', 'c1', '--cluster-type', 'Kind'], /--cluster-type must be Sveltos or Capi/],
     [['agent', '--cluster-namespace', 'Not_A_Namespace', '--cluster-name', 'c1'], /--cluster-namespace "Not_A_Namespace" is not a valid namespace name/],
     [['agent', '--cluster-namespace', 'fleet', '--cluster-name', 'c1', '--coalesce-ms', 'soon'], /--coalesce-ms must be a number/],
-    [['agent', '--bogus'], /Unknown option '--bogus'/],
+    [['agent', '--bogus'], /unknown flag --bogus/],
     [['agent', 'manager', '--mode', 'pull'], /--mode must be agentless, push or collect/],
     [['agent', 'rbac', '--cluster-namespace', 'fleet'], /missing --cluster-name/],
   ];

@@ -6,7 +6,7 @@ import { isDNS1123Label, isDNS1123Subdomain, type ClusterType } from '../../api/
 import { ClusterRegistry } from '../../clusters/index.js';
 import { EventRecorder, InformerFactory, KubeClient, KubeConfigError, errorMessage, loadKubeConfig } from '../../kube/index.js';
 import { createLogger, createMetricsRegistry, serveMetrics, type Logger } from '../../obs/index.js';
-import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, oneOf, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { kubeConfigFrom, logLevelFlag, onStopSignal, type LogLevel } from '../runtime.js';
 
 const AGENT_USAGE = `Usage: ripple agent --cluster-namespace NS --cluster-name NAME [--cluster-type Sveltos|Capi]
@@ -138,10 +138,8 @@ export const commands: Command[] = [
       if (!ns || !name) throw new UsageError(`missing ${[!ns && '--cluster-namespace', !name && '--cluster-name'].filter(Boolean).join(', ')}`);
       if (isDNS1123Label(ns).length > 0) throw new UsageError(`--cluster-namespace ${JSON.stringify(ns)} is not a valid namespace name`);
       if (isDNS1123Subdomain(name).length > 0) throw new UsageError(`--cluster-name ${JSON.stringify(name)} is not a valid object name`);
-      const type = values['cluster-type'] ?? 'Sveltos';
-      if (type !== 'Sveltos' && type !== 'Capi') throw new UsageError(`--cluster-type must be Sveltos or Capi, not ${JSON.stringify(type)}`);
-      const runMode = values['run-mode'] ?? (values['mgmt-kubeconfig'] ? 'send-reports' : 'do-not-send-reports');
-      if (runMode !== 'send-reports' && runMode !== 'do-not-send-reports') throw new UsageError(`--run-mode must be send-reports or do-not-send-reports, not ${JSON.stringify(runMode)}`);
+      const type = oneOf('--cluster-type', values['cluster-type'] ?? 'Sveltos', ['Sveltos', 'Capi']);
+      const runMode = oneOf('--run-mode', values['run-mode'] ?? (values['mgmt-kubeconfig'] ? 'send-reports' : 'do-not-send-reports'), ['send-reports', 'do-not-send-reports']);
       if (runMode === 'send-reports' && !values['mgmt-kubeconfig']) throw new UsageError('--run-mode send-reports needs --mgmt-kubeconfig (the scoped management-cluster credential)');
       const coalesceMs = parseCoalesce(values['coalesce-ms']);
       const metricsPort = portFlag('metrics-port', values['metrics-port'], { min: 1 });
@@ -221,8 +219,7 @@ export const commands: Command[] = [
         'log-level': { type: 'string' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-      const mode = (values.mode ?? 'agentless') as DeliveryMode;
-      if (!['agentless', 'push', 'collect'].includes(mode)) throw new UsageError(`--mode must be agentless, push or collect, not ${JSON.stringify(values.mode)}`);
+      const mode = oneOf<DeliveryMode>('--mode', values.mode ?? 'agentless', ['agentless', 'push', 'collect']);
       const coalesceMs = parseCoalesce(values['coalesce-ms']);
       const metricsPort = portFlag('metrics-port', values['metrics-port'], { min: 1 });
       const level = logLevelFlag(values['log-level'], 'info');

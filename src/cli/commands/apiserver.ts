@@ -1,5 +1,6 @@
 // apiserver: runs the embedded Kubernetes-compatible API server until interrupted.
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
+import { DataDirLockedError, lockDataDir, type DataDirLock } from '../data-dir-lock.js';
 import { LOG_LEVELS, logLevelFlag, type LogLevel } from '../runtime.js';
 import { parseSimulators, startApiServer, validateClusterName, type ApiServer, type Durability, type Logger, type Simulator } from '../../apiserver/index.js';
 
@@ -25,6 +26,12 @@ Flags:
                              to SQLite's WAL first); power: it also survives power loss (fsynced before answering)
   --log-level LEVEL          error, warn, info (default) or debug; logs go to stderr as JSON lines
   --plain-http               also answer plain HTTP on the port (bearer tokens then cross loopback in clear text)
+
+One process per DIR: the server holds DIR/ripple.lock while it runs; a second one on the same DIR exits 4 naming the
+process that holds it, without touching the database or the kubeconfig.
+
+Exit codes: 0 stopped by SIGTERM; 2 bad command line; 3 unusable data directory; 4 the port is in use or DIR is in
+            use by another process; 130 stopped by Ctrl-C (SIGINT).
 
 Examples:
   ripple apiserver --data-dir ./state --cluster mgmt --cluster edge-1 --load-balancer mgmt=1.1.1.1
@@ -84,11 +91,23 @@ export const commands: Command[] = [
         throw new UsageError(`--simulate: ${(e as Error).message}`);
       }
       const logger = stderrLogger(io, level);
+      let lock: DataDirLock;
+      try {
+        lock = lockDataDir(dataDir, 'ripple apiserver');
+      } catch (e) {
+        if (e instanceof DataDirLockedError) {
+          io.stderr.write(`ripple apiserver: ${e.message}; stop it or pass another --data-dir\n`);
+          return ExitCode.Unavailable;
+        }
+        io.stderr.write(`ripple apiserver: cannot use data directory ${dataDir}: ${(e as Error).message}\n`);
+        return ExitCode.BadInput;
+      }
       let server: ApiServer;
       try {
         server = await startApiServer({ dataDir, port, clusters, loadBalancer, simulators, durability: durability as Durability, logger, plainHttp: Boolean(values['plain-http']) });
         if (server.clusters().length === 0) await server.addCluster('default');
       } catch (e) {
+        lock.release();
         const err = e as NodeJS.ErrnoException;
         if (err.code === 'EADDRINUSE') {
           io.stderr.write(`ripple apiserver: port ${port} is in use; pick another with --port or omit it for a free one\n`);
@@ -123,6 +142,7 @@ export const commands: Command[] = [
         process.once('SIGTERM', on);
       });
       await server.stop();
+      lock.release();
       io.stderr.write(`ripple apiserver: stopped (${signal})\n`);
       return signal === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Ok;
     },

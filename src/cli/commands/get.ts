@@ -11,8 +11,10 @@ import { Annotations, EventBasedAddOnLabels, EventTriggerLabels, Labels, normali
 import { FIELD_MANAGER, clusterSummaryAnnotationValue, parseGvkString } from '../../addons/index.js';
 import { K8S_VERSION_LABEL, clusterTypeOf, kubeconfigFromSecret, kubeconfigLocation, toEntry } from '../../clusters/index.js';
 import { KubeClient, KubeConfigError, errorMessage, isKindNotInstalled, isStatusError, isUnreachable, loadKubeConfig, type KubeObject } from '../../kube/index.js';
-import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, oneOf, parseFlags, type Command, type CommandIO } from '../command.js';
+import { onStopSignal } from '../runtime.js';
 import { table } from '../table.js';
+import { watchTable, type LiveTable } from '../watch.js';
 
 const LIB = 'lib.projectsveltos.io/v1beta1';
 const CONFIG = 'config.projectsveltos.io/v1beta1';
@@ -47,6 +49,10 @@ interface Resource<R> {
   example: string;
   namespaced: boolean;
   load(c: GetContext): Promise<R[] | number>;
+  /** The kinds the rows are computed from: what `-w` watches. */
+  watches: readonly { apiVersion: string; kind: string }[];
+  /** key identifies a row across loads, for `-w`. */
+  key(r: R): string;
   columns: Column<R>[];
   empty: string;
 }
@@ -60,9 +66,11 @@ class ListFailed extends Error {
 
 const COMMON_FLAGS = `  --kubeconfig FILE     kubeconfig of the management cluster (default: $KUBECONFIG, else ~/.kube/config)
   --context CTX         context to use from the kubeconfig
-  -o, --output FORMAT   table (default), wide (more columns), yaml or json (the rows, with every field)`;
+  -o, --output FORMAT   table (default), wide (more columns), yaml or json (the rows, with every field)
+  -w, --watch           after the listing, print every row that appears, changes or goes (in its last state) as it
+                        happens, until Ctrl-C (-o json: one row per line)`;
 
-const EXIT_CODES = `Exit codes: 0 listed (also when nothing matches); 2 bad command line; 3 unusable kubeconfig;
+const EXIT_CODES = `Exit codes: 0 listed (also when nothing matches), or -w stopped by SIGTERM; 2 bad command line; 3 unusable kubeconfig;
             4 management cluster unreachable, Sveltos CRDs missing, or the request was refused.`;
 
 /** connect builds the management client from --kubeconfig/--context, or prints why it cannot. */
@@ -198,6 +206,11 @@ and the labels selectors match against.`,
     { header: 'LABELS', cell: (r) => Object.entries(r.labels).map(([k, v]) => `${k}=${v}`).join(',') },
     { header: 'MESSAGE', wide: true, cell: (r) => firstLine(r.message) },
   ],
+  watches: [
+    { apiVersion: LIB, kind: 'SveltosCluster' },
+    { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Cluster' },
+  ],
+  key: (r) => `${r.kind}/${r.namespace}/${r.name}`,
   empty: 'No clusters: register one with `ripple register cluster` (or create a SveltosCluster)',
 };
 
@@ -277,6 +290,11 @@ match in total, and how many reports carry an evaluation failure.`,
     { header: 'FAILING', cell: (r) => count(r.failing) },
     { header: 'AGE', cell: (r) => r.age },
   ],
+  watches: [
+    { apiVersion: LIB, kind: 'EventSource' },
+    { apiVersion: LIB, kind: 'EventReport' },
+  ],
+  key: (r) => r.name,
   empty: 'No EventSources',
 };
 
@@ -345,6 +363,12 @@ ClusterProfiles they generated.`,
     { header: 'AGE', cell: (r) => r.age },
     { header: 'MESSAGE', wide: true, cell: (r) => (r.failures[0] ? firstLine(`${r.failures[0].cluster}: ${r.failures[0].message}`) : '') },
   ],
+  watches: [
+    { apiVersion: LIB, kind: 'EventTrigger' },
+    { apiVersion: 'lib.projectsveltos.io/v1alpha1', kind: 'EventBasedAddOn' },
+    { apiVersion: CONFIG, kind: 'ClusterProfile' },
+  ],
+  key: (r) => `${r.kind}/${r.name}`,
   empty: 'No EventTriggers',
 };
 
@@ -401,6 +425,8 @@ failure.`,
     { header: 'AGE', cell: (r) => r.age },
     { header: 'FAILURE', wide: true, cell: (r) => firstLine(r.failure) },
   ],
+  watches: [{ apiVersion: LIB, kind: 'EventReport' }],
+  key: (r) => `${r.namespace}/${r.name}`,
   empty: 'No EventReports: no EventSource matches anything yet (or no agent delivered)',
 };
 
@@ -470,6 +496,11 @@ them (empty for profiles written by hand).`,
     { header: 'AGE', cell: (r) => r.age },
     { header: 'MESSAGE', wide: true, cell: (r) => (r.failures[0] ? firstLine(`${r.failures[0].cluster}: ${r.failures[0].message}`) : '') },
   ],
+  watches: [
+    { apiVersion: CONFIG, kind: 'ClusterProfile' },
+    { apiVersion: CONFIG, kind: 'Profile' },
+  ],
+  key: (r) => `${r.kind}/${r.namespace ?? ''}/${r.name}`,
   empty: 'No ClusterProfiles or Profiles',
 };
 
@@ -516,7 +547,7 @@ export async function listSummaries<T extends SummaryObject>(c: Pick<GetContext,
 }
 
 /** clusterClient builds a client for a managed cluster from its kubeconfig Secret (as the controllers do). */
-async function clusterClient(mgmt: KubeClient, type: ClusterType, namespace: string, name: string): Promise<KubeClient> {
+export async function clusterClient(mgmt: KubeClient, type: ClusterType, namespace: string, name: string): Promise<KubeClient> {
   const apiVersion = type === 'Capi' ? 'cluster.x-k8s.io/v1beta1' : LIB;
   const kind = type === 'Capi' ? 'Cluster' : 'SveltosCluster';
   const obj = await mgmt.getIfExists<KubeObject>({ apiVersion, kind, namespace, name });
@@ -653,6 +684,8 @@ Flags (besides the common ones):
     { header: 'LAST APPLIED', cell: (r) => r.lastApplied },
     { header: 'MESSAGE', wide: true, cell: (r) => firstLine(r.message) },
   ],
+  watches: [{ apiVersion: CONFIG, kind: 'ClusterSummary' }],
+  key: (r) => [r.cluster, r.target, r.apiVersion, r.kind, r.namespace, r.name, r.profile, r.feature].join('|'),
   empty: 'No add-ons: no ClusterSummary matches (is a ClusterProfile selecting any ready cluster?)',
 };
 
@@ -684,6 +717,13 @@ export function featureRows(items: readonly SummaryObject[]): FeatureRow[] {
   );
 }
 
+/** FEATURE_TABLE is how feature rows print and are identified (for -w). */
+export const FEATURE_TABLE = {
+  key: (r: FeatureRow) => `${r.cluster}|${r.profile}|${r.feature}`,
+  header: ['CLUSTER', 'PROFILE', 'FEATURE', 'STATUS', 'LAST APPLIED', 'KINDS', 'MESSAGE'],
+  cells: (r: FeatureRow) => [r.cluster, r.profile, r.feature, r.status, r.lastApplied, String(r.deployed.length), firstLine(r.message)],
+};
+
 /** printFeatures prints feature rows as a table (or JSON/YAML). */
 export function printFeatures(rows: readonly FeatureRow[], output: Output, io: CommandIO): void {
   if (output === 'json' || output === 'yaml') {
@@ -694,12 +734,7 @@ export function printFeatures(rows: readonly FeatureRow[], output: Output, io: C
     io.stdout.write(`${addons.empty}\n`);
     return;
   }
-  io.stdout.write(
-    table(
-      ['CLUSTER', 'PROFILE', 'FEATURE', 'STATUS', 'LAST APPLIED', 'KINDS', 'MESSAGE'],
-      rows.map((r) => [r.cluster, r.profile, r.feature, r.status, r.lastApplied, String(r.deployed.length), firstLine(r.message)]),
-    ),
-  );
+  io.stdout.write(table(FEATURE_TABLE.header, rows.map(FEATURE_TABLE.cells)));
 }
 
 /** runGuarded runs a listing, turning a ListFailed into its exit code and closing the client. */
@@ -729,7 +764,7 @@ const RESOURCES = [clusters, eventsources, eventtriggers, eventreports, profiles
 function usage(r: Resource<unknown>): string {
   const ns = r.namespaced ? ' [-n NAMESPACE | -A]' : '';
   const extra = r.name === 'addons' ? ' [--cluster NS/NAME] [--profile NAME] [--features]' : '';
-  return `Usage: ripple get ${r.name}${ns}${extra} [--kubeconfig FILE] [--context CTX] [-o table|wide|yaml|json]
+  return `Usage: ripple get ${r.name}${ns}${extra} [--kubeconfig FILE] [--context CTX] [-o table|wide|yaml|json] [-w]
 
 ${r.description}
 
@@ -759,14 +794,14 @@ function command(r: Resource<unknown>): Command {
         cluster: { type: 'string' },
         profile: { type: 'string' },
         features: { type: 'boolean' },
+        watch: { type: 'boolean', short: 'w' },
       });
       if (r.name !== 'addons') {
         const only = (['cluster', 'profile', 'features'] as const).find((k) => values[k] !== undefined);
         if (only) throw new UsageError(`--${only} applies to \`ripple get addons\` only`);
       }
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-      const output = (values.output ?? 'table') as Output;
-      if (!['table', 'wide', 'yaml', 'json'].includes(output)) throw new UsageError(`--output must be table, wide, yaml or json, not ${JSON.stringify(values.output)}`);
+      const output = oneOf<Output>('--output', values.output ?? 'table', ['table', 'wide', 'yaml', 'json']);
       if (values.namespace !== undefined && values['all-namespaces']) throw new UsageError('-n and -A exclude each other');
       if (values.namespace !== undefined && !r.namespaced) throw new UsageError(`${r.name} are cluster-scoped: -n does not apply`);
       const v = values;
@@ -774,6 +809,28 @@ function command(r: Resource<unknown>): Command {
       const client = connect(v, io);
       if (typeof client === 'number') return client;
       const ctx: GetContext = { client, namespace: values.namespace, cluster, profile: v.profile, io, now: Date.now() };
+      if (v.watch) {
+        const features = v.features === true;
+        return runGuarded(client, () =>
+          watchRows(client, io, {
+            kinds: features ? [{ apiVersion: CONFIG, kind: 'ClusterSummary' }] : r.watches,
+            output,
+            ...(features
+              ? { ...FEATURE_TABLE, load: async () => featureRows(await listSummaries(ctx)) }
+              : {
+                  load: async () => {
+                    const rows = await r.load({ ...ctx, now: Date.now() });
+                    if (typeof rows === 'number') throw new ListFailed(rows);
+                    return rows as unknown[];
+                  },
+                  key: r.key,
+                  header: r.columns.filter((col) => output === 'wide' || !col.wide).map((col) => col.header),
+                  cells: (row: unknown) => r.columns.filter((col) => output === 'wide' || !col.wide).map((col) => col.cell(row)),
+                  empty: r.empty,
+                }),
+          } as WatchRows<unknown>),
+        );
+      }
       return runGuarded(client, async () => {
         if (v.features) {
           printFeatures(featureRows(await listSummaries(ctx)), output, io);
@@ -796,6 +853,23 @@ function command(r: Resource<unknown>): Command {
       });
     },
   };
+}
+
+/** WatchRows is a listing for watchRows: LiveTable without the plumbing every listing shares. */
+export type WatchRows<R> = Omit<LiveTable<R>, 'client' | 'io' | 'signal' | 'output'> & { output: Output };
+
+/** watchRows runs a listing with -w until SIGINT (exit 130) or SIGTERM (exit 0). A listing that fails after the
+ * first (the server went away: the message is printed) keeps watching; the informers reconnect. */
+export async function watchRows<R>(client: KubeClient, io: CommandIO, w: WatchRows<R>): Promise<number> {
+  const stop = onStopSignal();
+  try {
+    await watchTable({ ...w, client, io, signal: stop.abort.signal, output: w.output === 'wide' ? 'table' : w.output }, (err) => {
+      if (!(err instanceof ListFailed)) throw err;
+    });
+    return (await stop.signal) === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Ok;
+  } finally {
+    stop.dispose();
+  }
 }
 
 export const commands: Command[] = RESOURCES.map(command);

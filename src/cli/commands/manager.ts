@@ -32,7 +32,7 @@ import {
 import { parseGoDuration } from '../../events/index.js';
 import { createLogger, type Logger } from '../../obs/index.js';
 import { startUi, type UiServer } from '../../ui/index.js';
-import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, oneOf, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
 import { kubeConfigFrom, logLevelFlag, onStopSignal } from '../runtime.js';
 
 const USAGE = `Usage: ripple manager [--kubeconfig FILE] [--context CTX] [--install-crds] [--register-management-cluster]
@@ -235,8 +235,7 @@ export const commands: Command[] = [
         'ui-port': { type: 'string' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-      const agentMode = (values['agent-mode'] ?? 'agentless') as AgentMode;
-      if (!AGENT_MODES.includes(agentMode)) throw new UsageError(`--agent-mode must be ${AGENT_MODES.join(' or ')}, not ${JSON.stringify(values['agent-mode'])}`);
+      const agentMode = oneOf<AgentMode>('--agent-mode', values['agent-mode'] ?? 'agentless', AGENT_MODES);
       const metricsPort = portFlag('metrics-port', values['metrics-port']);
       const uiPort = portFlag('ui-port', values['ui-port']);
       const level = logLevelFlag(values['log-level'], 'info');

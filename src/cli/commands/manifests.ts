@@ -1,7 +1,7 @@
 // manifests: prints the Kubernetes manifests Ripple installs. `manifests crds` prints the CustomResourceDefinitions
 // of every kind Ripple serves, generated from src/api's schemas.
 import { KINDS, crdsToYaml, generateCrds } from '../../api/index.js';
-import { ExitCode, UsageError, parseFlags, type Command } from '../command.js';
+import { ExitCode, UsageError, oneOf, parseFlags, type Command } from '../command.js';
 
 const usage = `Usage: ripple manifests crds [--output yaml|json] [--kind KIND]...
 
@@ -30,8 +30,7 @@ export const commands: Command[] = [
         kind: { type: 'string', short: 'k', multiple: true },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-      const output = values.output ?? 'yaml';
-      if (output !== 'yaml' && output !== 'json') throw new UsageError(`--output must be yaml or json, not "${output}"`);
+      const output = oneOf('--output', values.output ?? 'yaml', ['yaml', 'json']);
       const wanted = values.kind ?? [];
       const unknown = wanted.filter((k) => !KINDS.some((d) => d.kind === k));
       if (unknown.length > 0) {

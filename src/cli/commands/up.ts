@@ -16,8 +16,10 @@ import { EmbeddedError, MGMT, startEmbedded, startNarrator, validateClusterSpec,
 import { createLogger, type Logger } from '../../obs/index.js';
 import { startUi, type UiServer } from '../../ui/index.js';
 import { ExitCode, UsageError, parseFlags, portFlag, type Command, type CommandIO } from '../command.js';
+import { DataDirLockedError, lockDataDir, type DataDirLock } from '../data-dir-lock.js';
 import { logLevelFlag, onStopSignal } from '../runtime.js';
 import { readChartDir } from './helm.js';
+import { didYouMean } from '../suggest.js';
 
 const DEMO_LIST = Object.values(DEMOS)
   .map((d) => `  ${d.name.padEnd(15)} ${d.title} (seed ${d.seeds.join(', ')})`)
@@ -25,7 +27,7 @@ const DEMO_LIST = Object.values(DEMOS)
 
 const USAGE = `Usage: ripple up [--data-dir DIR] [--port P] [--cluster NAME[:k=v,...]]... [--load-balancer NAME[=POOL]]...
                  [--chart-repo DIR] [--demo NAME [--seed NNN] [--once] [--timeout SECONDS]] [--ui-port P | --no-ui]
-                 [--log-level LEVEL]
+                 [--metrics-port P] [--log-level LEVEL]
 
 Runs Ripple on your machine in one process: an embedded Kubernetes-compatible API server with a management cluster
 "mgmt" and the managed clusters you name (virtual clusters behind one port on 127.0.0.1), Ripple's CRDs installed,
@@ -36,7 +38,8 @@ cluster, so kubectl works against each, and narrates what happens: each event de
 object deployed or withdrawn, and every warning.
 
 State lives in DIR (SQLite): stop with Ctrl-C (or SIGTERM) and run \`ripple up\` again to resume where it stopped —
-clusters, objects and deployed add-ons are kept, and whatever changed meanwhile converges.
+clusters, objects and deployed add-ons are kept, and whatever changed meanwhile converges. One process per DIR: it
+holds DIR/ripple.lock while it runs, and a second \`ripple up\` on the same DIR exits 4 naming the holder's pid.
 
 Flags:
   --data-dir DIR            state directory (default: .ripple in the current directory)
@@ -64,6 +67,7 @@ ${DEMO_LIST}
   --ui-port P               serve the read-only web dashboard on 127.0.0.1:P (default: a free port; the URL is
                             printed at start)
   --no-ui                   do not serve the dashboard (it is never served with --once)
+  --metrics-port P          serve the control plane's Prometheus metrics on 127.0.0.1:P/metrics (and /healthz)
   --log-level LEVEL         error, warn, info or debug: logs go to stderr at that level (always also to
                             DIR/ripple.log, at info by default)
   --limit NAME=N            a limit (repeatable). Per virtual cluster of the API server: objects (default 200000),
@@ -239,6 +243,7 @@ export const commands: Command[] = [
         seed: { type: 'string' },
         once: { type: 'boolean' },
         timeout: { type: 'string' },
+        'metrics-port': { type: 'string' },
         'log-level': { type: 'string' },
         'ui-port': { type: 'string' },
         'no-ui': { type: 'boolean' },
@@ -248,6 +253,7 @@ export const commands: Command[] = [
       const port = portFlag('port', values.port);
       const uiPort = portFlag('ui-port', values['ui-port']);
       if (uiPort !== undefined && values['no-ui']) throw new UsageError('--ui-port and --no-ui exclude each other');
+      const metricsPort = portFlag('metrics-port', values['metrics-port'], { min: 1 });
       const level = logLevelFlag(values['log-level']);
       let timeoutMs: number | undefined;
       if (values.timeout !== undefined) {
@@ -258,7 +264,7 @@ export const commands: Command[] = [
       let demo: Demo | undefined;
       if (values.demo !== undefined) {
         const base = DEMOS[values.demo];
-        if (!base) throw new UsageError(`unknown demo ${JSON.stringify(values.demo)}; demos:\n${DEMO_LIST}`);
+        if (!base) throw new UsageError(`unknown demo ${JSON.stringify(values.demo)}${didYouMean(values.demo, Object.keys(DEMOS))}\nDemos:\n${DEMO_LIST}`);
         demo = demoVariant(base, values.seed);
         if (!demo) throw new UsageError(`demo ${base.name} has no version from seed ${values.seed}; seeds: ${[base.seeds[0], ...Object.keys(base.variants ?? {})].join(', ')}`);
       } else if (values.seed !== undefined || values.once || values.timeout !== undefined) {
@@ -286,14 +292,23 @@ export const commands: Command[] = [
           throw err;
         }
       }
+      // The lock comes first: a second `ripple up` on DIR must not write a byte to it (log, database, kubeconfig).
+      let lock: DataDirLock;
       let logFile: WriteStream;
       let dataDirWarnings: string[] = [];
+      try {
+        lock = lockDataDir(dataDir, 'ripple up');
+      } catch (err) {
+        if (err instanceof DataDirLockedError) return fail(ExitCode.Unavailable, `${err.message}; stop it or pass another --data-dir`);
+        return fail(ExitCode.BadInput, `cannot use data directory ${display}: ${errorMessage(err)}`);
+      }
       try {
         // 0700 directory, 0600 log from its first byte (the log names clusters and objects; the directory holds tokens).
         dataDirWarnings = prepareDataDir(dataDir, ['ripple.log']);
         logFile = createWriteStream(resolve(dataDir, 'ripple.log'), { flags: 'a', mode: DATA_FILE_MODE });
         await new Promise<void>((res, rej) => logFile.once('open', () => res()).once('error', rej));
       } catch (err) {
+        lock.release();
         return fail(ExitCode.BadInput, `cannot use data directory ${display}: ${errorMessage(err)}`);
       }
       const logger: Logger = createLogger({ level: level ?? 'info', destination: teeStream(logFile, level ? io.stderr : undefined), name: 'ripple-up' });
@@ -327,12 +342,16 @@ export const commands: Command[] = [
 
       let env: Embedded;
       try {
-        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, simulators, logger, limits: limits.api, manager: { renderBudget: limits.render, luaInstructionLimit: limits.luaInstructions } });
+        env = await startEmbedded({ dataDir, port, clusters, loadBalancers, simulators, logger, limits: limits.api, manager: { metricsPort, renderBudget: limits.render, luaInstructionLimit: limits.luaInstructions } });
       } catch (err) {
         sig.dispose();
         await chartRepo?.stop();
         logFile.end();
+        lock.release();
         const e = err as NodeJS.ErrnoException;
+        if (e.code === 'EADDRINUSE' && metricsPort !== undefined && (e as { port?: number }).port === metricsPort) {
+          return fail(ExitCode.Unavailable, `--metrics-port ${metricsPort} is in use; pick another`);
+        }
         if (e.code === 'EADDRINUSE') return fail(ExitCode.Unavailable, `port ${port} is in use; pick another with --port or omit it for a free one`);
         if (e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_LOCKED') return fail(ExitCode.Unavailable, `data directory ${display} is in use by another ripple process; stop it or pass another --data-dir`);
         if (err instanceof EmbeddedError) return fail(ExitCode.Usage, err.message);
@@ -365,6 +384,7 @@ export const commands: Command[] = [
         if (chartRepo) out(`  chart repo   ${chartRepo.url} (${[...(chartDir ? [relative(process.cwd(), chartDir) || '.'] : []), ...(demo?.charts?.length ? ['the demo’s charts'] : [])].join(' + ')}; index.yaml generated on request)`);
         out(`  control plane  agentless agents, event manager, add-on deployer — logs in ${display}/ripple.log`);
         if (ui) out(`  dashboard    ${ui.url} (read-only; live)`);
+        if (env.manager.metricsPort !== undefined) out(`  metrics      http://127.0.0.1:${env.manager.metricsPort}/metrics`);
         out('');
         out('Use it with kubectl (one context per cluster):');
         out(`  export KUBECONFIG=${env.kubeconfigPath}`);
@@ -407,6 +427,7 @@ export const commands: Command[] = [
         await chartRepo?.stop();
         out(`ripple up: stopped${code === ExitCode.Interrupted ? ' (Ctrl-C)' : ''}; state kept in ${display}`);
         await new Promise<void>((r) => logFile.end(() => r()));
+        lock.release();
       }
     },
   },

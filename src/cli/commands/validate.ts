@@ -6,7 +6,7 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { formatIssue, normalize, validate, type Issue, type ValidationResult } from '../../api/index.js';
 import { createLuaRuntime, type LuaRuntime } from '../../lua/index.js';
 import { compileEventSource, type EventSourceInput } from '../../match/index.js';
-import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
+import { ExitCode, UsageError, oneOf, parseFlags, type Command, type CommandIO } from '../command.js';
 
 const usage = `Usage: ripple validate [--normalize] [--output text|json] FILE|DIR|- ...
 
@@ -156,8 +156,7 @@ export const commands: Command[] = [
         normalize: { type: 'boolean', default: false },
         output: { type: 'string', short: 'o', default: 'text' },
       });
-      const output = values.output ?? 'text';
-      if (output !== 'text' && output !== 'json') throw new UsageError(`--output must be text or json, not "${output}"`);
+      const output = oneOf('--output', values.output ?? 'text', ['text', 'json']);
       if (positionals.length === 0) throw new UsageError('give at least one FILE, DIR or - (standard input)');
       const withNormalize = values.normalize === true;
       const report = withNormalize && output === 'text' ? io.stderr : io.stdout;

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// build.mjs: compiles the `ripple` command to plain ESM JavaScript in dist/ — what bin/ripple.js runs, so a command
+// starts without the tsx loader. `npm ci` runs it through the `prepare` script; `npm run build` by hand.
+//
+// esbuild bundles the CLI (src/cli/main.ts and one entry per file in src/cli/commands/) together with its pure-JS
+// dependencies, splitting shared code into chunks: a command loads only its own entry and the chunks it needs, from a
+// handful of files. Unbundled, `ripple get` read ~1,300 module files (826 of them @kubernetes/client-node's, 373
+// typebox's) and spent over a second resolving and compiling them. esbuild only strips types; `npm run typecheck`
+// (tsc) is the type check, which would cost ~30 s on every `npm ci`.
+//
+// Layout: dist/cli/main.js and dist/cli/commands/<name>.js (main discovers commands by listing that folder, as it does
+// in the sources), dist/chunks/*.js, dist/BUILD.json (the build stamp bin/ripple.js compares with the sources).
+// Usage: node scripts/build.mjs [--outdir DIR]
+import { build } from 'esbuild';
+import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const outdir = resolve(root, args[0] === '--outdir' && args[1] ? args[1] : 'dist');
+
+// Packages that must stay files in node_modules: a native addon (better-sqlite3 finds its .node file relative to
+// itself), a WASM runtime that loads its .wasm the same way (wasmoon), and pino, whose transports start worker
+// threads from file paths.
+const EXTERNAL = ['better-sqlite3', 'wasmoon', 'pino'];
+
+const commandsDir = join(root, 'src', 'cli', 'commands');
+const entryPoints = [
+  join(root, 'src', 'cli', 'main.ts'),
+  ...readdirSync(commandsDir)
+    .filter((f) => f.endsWith('.ts') && !/\.(test|bench|d)\.ts$/.test(f))
+    .sort()
+    .map((f) => join(commandsDir, f)),
+];
+
+const started = Date.now();
+// Build into a sibling directory and swap it in, so a `ripple` started during a rebuild never sees half a tree.
+const tmp = `${outdir}.tmp-${process.pid}`;
+rmSync(tmp, { recursive: true, force: true });
+try {
+  const result = await build({
+    entryPoints,
+    outdir: tmp,
+    outbase: join(root, 'src'),
+    entryNames: '[dir]/[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: EXTERNAL,
+    // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has no require of its own.
+    banner: { js: "import { createRequire as __rippleCreateRequire } from 'node:module'; const require = __rippleCreateRequire(import.meta.url);" },
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const inputs = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('src/')).length;
+  // The stamp records when the sources were read: bin/ripple.js treats dist/ as stale if a source file is newer.
+  writeFileSync(join(tmp, 'BUILD.json'), JSON.stringify({ builtAt: started, entries: entryPoints.length, sources: inputs }) + '\n');
+  rmSync(outdir, { recursive: true, force: true });
+  renameSync(tmp, outdir);
+} catch (err) {
+  rmSync(tmp, { recursive: true, force: true });
+  throw err;
+}
+console.error(`build: ${entryPoints.length} entry points → ${relative(root, outdir) || '.'} in ${Date.now() - started} ms`);
