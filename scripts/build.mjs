@@ -21,8 +21,9 @@ const outdir = resolve(root, args[0] === '--outdir' && args[1] ? args[1] : 'dist
 
 // Packages that must stay files in node_modules: a native addon (better-sqlite3 finds its .node file relative to
 // itself), a WASM runtime that loads its .wasm the same way (wasmoon), and pino, whose transports start worker
-// threads from file paths.
-const EXTERNAL = ['better-sqlite3', 'wasmoon', 'pino'];
+// threads from file paths; esbuild (the dashboard bundles its client at start) runs its own native binary, and
+// playwright-core drives a browser from its package files.
+const EXTERNAL = ['better-sqlite3', 'wasmoon', 'pino', 'esbuild', 'playwright-core'];
 
 const commandsDir = join(root, 'src', 'cli', 'commands');
 const entryPoints = [

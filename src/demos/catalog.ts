@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadBalancerAddresses } from '../manager/index.js';
 import type { KubeObject } from '../kube/index.js';
 import { HTTPROUTE_CRD } from './gateway-api.js';
+import { findAbove } from './seeds.js';
 import type { Action, Demo, Expectation, ObjectRef, Objects, Step } from './types.js';
 
 const MGMT = 'mgmt';
@@ -468,7 +469,8 @@ const httpRoute: Demo = {
 // helmCharts example, with a chart the demo serves itself instead of Kyverno's, so it runs offline)
 
 const HELM_CLUSTER = 'cluster-a';
-const HELM_CHART_DIR = join(import.meta.dirname, 'charts', 'webapp');
+// The demo's chart ships in src/demos/charts (found from dist/ too, like the seeds).
+const HELM_CHART_DIR = findAbove(import.meta.dirname, 'src/demos/charts/webapp', 'charts/webapp');
 const WEB_SVC = { ...SVC, namespace: 'default', name: 'web' };
 const RELEASE_SECRET = { apiVersion: 'v1', kind: 'Secret', namespace: 'web', name: 'sh.helm.release.v1.web.v1' };
 const CHART_CONFIG = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'web', name: 'web-config' };

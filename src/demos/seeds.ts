@@ -8,16 +8,19 @@ import { recoverSeedBlocks, type SeedDocument, type SeedRole } from '../api/inde
 import type { KubeObject } from '../kube/index.js';
 
 /** SEEDS_DIR is where the verbatim copies of the seed documents live (testdata/seeds in the repository). */
-export const SEEDS_DIR = findSeedsDir(import.meta.dirname);
+export const SEEDS_DIR = findAbove(import.meta.dirname, 'testdata/seeds', '../../testdata/seeds');
 
-// The nearest testdata/seeds above this module: src/demos/ in the sources, but a chunk somewhere under dist/ in the
-// compiled build, so a fixed number of `..` would only be right for one of them.
-function findSeedsDir(from: string): string {
+/**
+ * findAbove returns the nearest directory `rel` (a path from the repository root) above `from`: this module lives in
+ * src/demos/ in the sources, but in a chunk somewhere under dist/ in the compiled build, so a fixed number of `..`
+ * would only be right for one of them. Nothing found: `fallback` relative to `from`.
+ */
+export function findAbove(from: string, rel: string, fallback: string): string {
   for (let dir = from; ; ) {
-    const candidate = join(dir, 'testdata', 'seeds');
+    const candidate = join(dir, rel);
     if (existsSync(candidate)) return candidate;
     const up = dirname(dir);
-    if (up === dir) return join(from, '..', '..', 'testdata', 'seeds');
+    if (up === dir) return join(from, fallback);
     dir = up;
   }
 }

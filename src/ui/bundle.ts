@@ -1,8 +1,8 @@
 // bundle.ts: the browser code, bundled in memory with esbuild when the server starts (about 100 ms; esbuild and
 // Preact come from node_modules as installed by `npm ci`, nothing is fetched at run time and nothing generated is
 // written to disk or committed).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** Bundle is the dashboard's static assets. */
 export interface Bundle {
@@ -11,7 +11,17 @@ export interface Bundle {
   css: string;
 }
 
-const CLIENT = join(import.meta.dirname, 'client');
+// The client sources: beside this module in the sources, found by walking up from a chunk of the compiled build.
+const CLIENT = clientDir(import.meta.dirname);
+
+function clientDir(from: string): string {
+  for (let dir = from; ; ) {
+    if (existsSync(join(dir, 'src', 'ui', 'client', 'main.tsx'))) return join(dir, 'src', 'ui', 'client');
+    const up = dirname(dir);
+    if (up === dir) return join(from, 'client');
+    dir = up;
+  }
+}
 
 /** buildBundle bundles client/main.tsx (and the CSS it imports) and reads index.html. */
 export async function buildBundle(): Promise<Bundle> {
