@@ -44,7 +44,7 @@ const names = async (...args: string[]) => (await json<{ items: { metadata: { na
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ripple-sim-'));
-  server = await startApiServer({ dataDir: dir, port: 0, clusters: ['sim'], simulators: [...SIMULATORS] });
+  server = await startApiServer({ dataDir: dir, port: 0, clusters: ['sim'], simulators: [...SIMULATORS], plainHttp: true });
 });
 after(async () => {
   await server.stop();

@@ -259,7 +259,8 @@ describe('event manager on the embedded API server', () => {
     });
     await applyAll([trig('bad', 'broken'), trig('good', 'fine')]);
     await h.putReport({ namespace: 'other', name: 'o1' }, 'shared', [svc('x', 'one')]);
-    const st = await until('bad fails', () => status('bad'), (s) => s?.clusterInfo?.[0]?.status === 'Failed');
+    // Before the report arrives the pair fails for the missing EventSource "shared"; wait for the template's failure.
+    const st = await until('bad fails', () => status('bad'), (s) => s?.clusterInfo?.[0]?.status === 'Failed' && /template:/.test(s.clusterInfo[0].failureMessage ?? ''));
     assert.match(st!.clusterInfo![0].failureMessage!, /policyRefs\[0\]: ConfigMap default\/broken data "a.yaml": template: bad:2:15: executing "bad" at <.Resource.spec.nope>: map has no entry for key "nope"/);
     await until('good is provisioned', () => status('good'), (s) => s?.clusterInfo?.[0]?.status === 'Provisioned');
     assert.equal((await profiles('good')).length, 1);

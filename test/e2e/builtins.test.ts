@@ -23,7 +23,7 @@ let k: Kubectl;
 
 before(async () => {
   data = tempDataDir();
-  server = startRipple(data.dir, ['apiserver', '--data-dir', data.dir, '--cluster', 'kube']);
+  server = startRipple(data.dir, ['apiserver', '--data-dir', data.dir, '--cluster', 'kube', '--plain-http']);
   await server.waitFor(/kubectl --context kube get namespaces/);
   k = kubectlFor(server.kubeconfig, data.dir);
   await k.ok(['create', 'namespace', NS]);
