@@ -1,0 +1,780 @@
+// build.ts: the kustomization build — KustTarget's accumulate → generate → components → transform recursion, then
+// the final hash suffixes, name-reference fixes, vars, local-config drop and sort — and the printed output.
+// Go: kustomize api/krusty/kustomizer.go, api/internal/target/kusttarget.go, kusttarget_configplugin.go,
+// api/internal/accumulator, api/internal/builtins/SortOrderTransformer.go.
+import { posix } from 'node:path';
+import { KustomizeError } from './errors.js';
+import {
+  defaultTransformerConfig,
+  fieldSpecFromJSON,
+  mergeFieldSpecs,
+  mergeTransformerConfig,
+  type FieldSpec,
+  type NameBackReference,
+  type TransformerConfig,
+} from './fieldspec.js';
+import { Loader, isRemote, type FileTree } from './filesys.js';
+import { hashResource, makeConfigMap, makeSecret, mergeGlobalOptions, type GeneratorArgs, type GeneratorOptions } from './generators.js';
+import { fixNameReferences } from './nameref.js';
+import { applyJsonPatch, applyStrategicMerge, selectResources, type JsonOp, type Selector } from './patch.js';
+import { applyReplacements, type Replacement } from './replacements.js';
+import { ResMap, Resource, gvkSelected, idGoString, idString, idEquals, type Gvk, type ResId } from './resource.js';
+import { transformImages, transformMapEntries, transformNameAffix, transformNamespace, transformReplicas, type Image } from './transformers.js';
+import { resolveVars, mergeVars, type Var } from './vars.js';
+import { cloneValue, isObject, parseDocuments, parseKustomizationYaml, resourceYaml, type JSONObject, type JSONValue } from './yaml.js';
+
+/** BuildResult is a build's printed output and the warnings Kustomize writes to stderr. */
+export interface BuildResult {
+  yaml: string;
+  warnings: string[];
+  resources: JSONObject[];
+}
+
+const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+// Go: types.Kustomization's JSON field names; json.Decoder.DisallowUnknownFields rejects anything else.
+const KNOWN_FIELDS = new Set([
+  'apiVersion', 'kind', 'metadata', 'openapi', 'namePrefix', 'nameSuffix', 'namespace', 'commonLabels', 'labels',
+  'commonAnnotations', 'patchesStrategicMerge', 'patchesJson6902', 'patches', 'images', 'imageTags', 'replacements',
+  'replicas', 'vars', 'sortOptions', 'resources', 'components', 'crds', 'bases', 'configMapGenerator',
+  'secretGenerator', 'helmGlobals', 'helmCharts', 'helmChartInflationGenerator', 'generatorOptions', 'configurations',
+  'generators', 'transformers', 'validators', 'buildMetadata',
+]);
+
+interface Label {
+  pairs?: Record<string, string>;
+  includeSelectors?: boolean;
+  includeTemplates?: boolean;
+  fields?: unknown[];
+}
+
+interface PatchEntry {
+  path?: string;
+  patch?: string;
+  target?: Selector;
+  options?: Record<string, boolean>;
+}
+
+/** Kustomization is the part of types.Kustomization Ripple builds. */
+interface Kustomization {
+  kind: string;
+  apiVersion: string;
+  namePrefix?: string;
+  nameSuffix?: string;
+  namespace?: string;
+  commonLabels?: Record<string, string>;
+  labels?: Label[];
+  commonAnnotations?: Record<string, string>;
+  patchesStrategicMerge?: string[];
+  patchesJson6902?: PatchEntry[];
+  patches?: PatchEntry[];
+  images?: Image[];
+  replacements?: (Replacement & { path?: string })[];
+  replicas?: { name: string; count: unknown }[];
+  vars?: Var[];
+  sortOptions?: { order?: string; legacySortOptions?: { orderFirst?: string[]; orderLast?: string[] } };
+  resources?: string[];
+  components?: string[];
+  crds?: string[];
+  configMapGenerator?: GeneratorArgs[];
+  secretGenerator?: GeneratorArgs[];
+  generatorOptions?: GeneratorOptions;
+  configurations?: string[];
+  generators?: string[];
+  transformers?: string[];
+  validators?: string[];
+  openapi?: Record<string, string>;
+  helmCharts?: unknown[];
+  helmChartInflationGenerator?: unknown[];
+  buildMetadata?: string[];
+}
+
+const goType = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'string' : 'number';
+
+// checkStringMap is encoding/json decoding into map[string]string.
+function checkStringMap(k: JSONObject, field: string): void {
+  const v = k[field];
+  if (v === undefined || v === null) return;
+  if (!isObject(v)) throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(v)} into Go struct field Kustomization.${field} of type map[string]string`);
+  for (const e of Object.values(v)) {
+    if (typeof e !== 'string') throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(e)} into Go struct field Kustomization.${field} of type string`);
+  }
+}
+
+function checkStringList(k: JSONObject, field: string): void {
+  const v = k[field];
+  if (v === undefined || v === null) return;
+  if (!Array.isArray(v)) throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(v)} into Go struct field Kustomization.${field} of type []string`);
+  for (const e of v) {
+    if (typeof e !== 'string') throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(e)} into Go struct field Kustomization.${field} of type string`);
+  }
+}
+
+/** KustTarget is one kustomization directory being built. */
+class KustTarget {
+  k!: Kustomization;
+  warnings: string[];
+
+  constructor(
+    readonly ldr: Loader,
+    warnings: string[],
+  ) {
+    this.warnings = warnings;
+  }
+
+  load(): void {
+    const found: [string, Uint8Array][] = [];
+    for (const f of KUSTOMIZATION_FILES) {
+      const c = this.ldr.tryLoad(f);
+      if (c !== undefined) found.push([f, c]);
+    }
+    if (found.length === 0) {
+      throw new KustomizeError('NotFound', `unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '${this.ldr.root}'`);
+    }
+    if (found.length > 1) throw new KustomizeError('Invalid', `Found multiple kustomization files under: ${this.ldr.root}\n`);
+    const raw = parseKustomizationYaml(Buffer.from(found[0][1]).toString('utf8'));
+    if (raw !== null && !isObject(raw)) throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(raw)} into Go value of type types.Kustomization`);
+    const k = (raw ?? {}) as JSONObject;
+    for (const key of Object.keys(k)) if (!KNOWN_FIELDS.has(key)) throw new KustomizeError('Invalid', `invalid Kustomization: json: unknown field ${JSON.stringify(key)}`);
+    for (const f of ['commonLabels', 'commonAnnotations']) checkStringMap(k, f);
+    for (const f of ['resources', 'components', 'crds', 'bases', 'configurations', 'patchesStrategicMerge', 'buildMetadata']) checkStringList(k, f);
+    for (const f of ['namePrefix', 'nameSuffix', 'namespace', 'kind', 'apiVersion']) {
+      if (k[f] !== undefined && k[f] !== null && typeof k[f] !== 'string') {
+        throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(k[f])} into Go struct field Kustomization.${f} of type string`);
+      }
+    }
+    const warn = (f: string, msg: string) => {
+      if (k[f] !== undefined && k[f] !== null) this.warnings.push(msg);
+    };
+    const fix = "Run 'kustomize edit fix' to update your Kustomization automatically.";
+    warn('bases', `# Warning: 'bases' is deprecated. Please use 'resources' instead. ${fix}`);
+    warn('commonLabels', `# Warning: 'commonLabels' is deprecated. Please use 'labels' instead. ${fix}`);
+    warn('imageTags', `# Warning: 'imageTags' is deprecated. Please use 'images' instead. ${fix}`);
+    warn('patchesJson6902', `# Warning: 'patchesJson6902' is deprecated. Please use 'patches' instead. ${fix}`);
+    warn('patchesStrategicMerge', `# Warning: 'patchesStrategicMerge' is deprecated. Please use 'patches' instead. ${fix}`);
+    warn('vars', `# Warning: 'vars' is deprecated. Please use 'replacements' instead. [EXPERIMENTAL] ${fix}`);
+    const kind = typeof k.kind === 'string' && k.kind ? k.kind : 'Kustomization';
+    const apiVersion = typeof k.apiVersion === 'string' && k.apiVersion ? k.apiVersion : kind === 'Component' ? 'kustomize.config.k8s.io/v1alpha1' : 'kustomize.config.k8s.io/v1beta1';
+    const kust = { ...(k as unknown as Kustomization), kind, apiVersion };
+    kust.resources = [...((k.resources as string[]) ?? []), ...((k.bases as string[]) ?? [])];
+    kust.images = [...((k.images as Image[]) ?? []), ...((k.imageTags as Image[]) ?? [])];
+    const rest = Object.keys(k).filter((x) => x !== 'kind' && x !== 'apiVersion' && k[x] !== null);
+    if (rest.length === 0) throw new KustomizeError('Invalid', 'kustomization.yaml is empty');
+    const errs: string[] = [];
+    if (kind !== 'Kustomization' && kind !== 'Component') errs.push('kind should be Kustomization or Component');
+    const required = kind === 'Component' ? 'kustomize.config.k8s.io/v1alpha1' : 'kustomize.config.k8s.io/v1beta1';
+    if (apiVersion !== required) errs.push(`apiVersion for ${kind} should be ${required}`);
+    if (errs.length > 0) throw new KustomizeError('Invalid', `Failed to read kustomization file under ${this.ldr.root}:\n${errs.join('\n')}`);
+    for (const f of ['generators', 'transformers', 'validators', 'helmCharts', 'helmChartInflationGenerator', 'helmGlobals']) {
+      const v = k[f];
+      if (v !== undefined && v !== null && (!Array.isArray(v) || v.length > 0)) {
+        throw new KustomizeError('Unsupported', `'${f}' is not supported by Ripple's kustomize builder (plugins and Helm inflation run external programs)`);
+      }
+    }
+    this.k = kust;
+  }
+
+  /** accumulateTarget builds this kustomization into ra (a fresh accumulator, or the parent's for a component). */
+  accumulateTarget(ra: Accumulator): Accumulator {
+    try {
+      this.accumulateResources(ra, this.k.resources ?? []);
+    } catch (e) {
+      throw prefixed('accumulating resources', e);
+    }
+    ra.config = mergeTransformerConfig(ra.config, this.loadConfigurations());
+    ra.config = mergeTransformerConfig(ra.config, this.loadCrdConfig());
+    this.runGenerators(ra);
+    try {
+      for (const c of this.k.components ?? []) ra = this.accumulateComponent(ra, c);
+    } catch (e) {
+      throw prefixed('accumulating components', e);
+    }
+    this.runTransformers(ra);
+    try {
+      mergeVars(ra, this.k.vars ?? []);
+    } catch (e) {
+      throw prefixed(`merging vars ${goVars(this.k.vars ?? [])}`, e);
+    }
+    return ra;
+  }
+
+  accumulateResources(ra: Accumulator, paths: string[]): void {
+    for (const p of paths) {
+      if (isRemote(p)) {
+        throw new KustomizeError('Remote', `accumulation err='accumulating resources from '${p}': remote resources are not supported': Ripple builds kustomizations offline and does not fetch '${p}'`);
+      }
+      let fileErr: KustomizeError;
+      try {
+        this.accumulateFile(ra, p);
+        continue;
+      } catch (e) {
+        if (!(e instanceof KustomizeError)) throw e;
+        fileErr = e;
+      }
+      let child: Loader;
+      try {
+        child = this.ldr.child(p);
+      } catch (e) {
+        if (!(e instanceof KustomizeError)) throw e;
+        if (fileErr.message.startsWith('MalformedYAMLError')) throw fileErr;
+        throw new KustomizeError(e.code, `accumulation err='${fileErr.message}': ${e.message}`, { cause: e });
+      }
+      try {
+        accumulateDirectory(ra, child, false, this.warnings);
+      } catch (e) {
+        throw prefixed(`accumulation err='${fileErr.message}'`, e);
+      }
+    }
+  }
+
+  accumulateFile(ra: Accumulator, p: string): void {
+    let resources: Resource[];
+    try {
+      resources = resourcesFromBytes(this.ldr.load(p), p);
+    } catch (e) {
+      throw prefixed(`accumulating resources from '${p}'`, e);
+    }
+    try {
+      for (const r of resources) ra.resMap.append(r);
+    } catch (e) {
+      throw prefixed(`merging resources from '${p}'`, e);
+    }
+  }
+
+  accumulateComponent(ra: Accumulator, p: string): Accumulator {
+    let child: Loader;
+    try {
+      child = this.ldr.child(p);
+    } catch (e) {
+      if (e instanceof KustomizeError) throw new KustomizeError(e.code, `loader.New ${JSON.stringify(e.message)}`, { cause: e });
+      throw e;
+    }
+    try {
+      return accumulateDirectory(ra, child, true, this.warnings);
+    } catch (e) {
+      if (e instanceof KustomizeError) throw new KustomizeError(e.code, `accumulateDirectory: ${JSON.stringify(e.message)}`, { cause: e });
+      throw e;
+    }
+  }
+
+  loadConfigurations(): Partial<TransformerConfig> {
+    let out: Partial<TransformerConfig> = {};
+    for (const c of this.k.configurations ?? []) {
+      const docs = parseDocuments(Buffer.from(this.ldr.load(c)).toString('utf8'), c);
+      for (const d of docs) {
+        if (!isObject(d)) continue;
+        const part: Partial<TransformerConfig> = {};
+        for (const key of ['namePrefix', 'nameSuffix', 'commonLabels', 'templateLabels', 'commonAnnotations', 'namespace', 'varReference', 'images', 'replicas'] as const) {
+          const v = d[key];
+          if (Array.isArray(v)) part[key] = v.map(fieldSpecFromJSON);
+        }
+        if (Array.isArray(d.nameReference)) {
+          part.nameReference = d.nameReference.filter(isObject).map((nr) => ({
+            gvk: { group: String(nr.group ?? ''), version: String(nr.version ?? ''), kind: String(nr.kind ?? '') },
+            referrers: Array.isArray(nr.fieldSpecs) ? nr.fieldSpecs.map(fieldSpecFromJSON) : [],
+          }));
+        }
+        out = mergePartial(out, part);
+      }
+    }
+    return out;
+  }
+
+  // Go: accumulator.LoadConfigFromCRDs — x-kubernetes-object-ref-* annotations in a CRD's OpenAPI make name references.
+  loadCrdConfig(): Partial<TransformerConfig> {
+    const refs: NameBackReference[] = [];
+    for (const c of this.k.crds ?? []) {
+      const docs = parseDocuments(Buffer.from(this.ldr.load(c)).toString('utf8'), c);
+      for (const d of docs) {
+        if (!isObject(d)) continue;
+        const defs = isObject(d.definitions) ? d.definitions : d;
+        for (const [name, def] of Object.entries(defs)) {
+          if (!isObject(def)) continue;
+          const kind = name.slice(name.lastIndexOf('.') + 1);
+          walkCrdProps(def, [], kind, refs, defs);
+        }
+      }
+    }
+    return refs.length > 0 ? { nameReference: refs } : {};
+  }
+
+  runGenerators(ra: Accumulator): void {
+    const load = (p: string) => this.ldr.load(p);
+    const gens: (() => Resource)[] = [];
+    for (const args of this.k.configMapGenerator ?? []) {
+      const a = { ...args, options: mergeGlobalOptions(args.options, this.k.generatorOptions) };
+      gens.push(() => makeConfigMap(a, load));
+    }
+    for (const args of this.k.secretGenerator ?? []) {
+      const a = { ...args, options: mergeGlobalOptions(args.options, this.k.generatorOptions) };
+      gens.push(() => makeSecret(a, load));
+    }
+    for (const g of gens) {
+      const r = g();
+      try {
+        absorb(ra.resMap, r);
+      } catch (e) {
+        throw prefixed(`merging from generator ${goGenerator(r)}`, e);
+      }
+    }
+  }
+
+  runTransformers(ra: Accumulator): void {
+    const tc = ra.config;
+    const m = ra.resMap;
+    const k = this.k;
+    if (k.patchesStrategicMerge && k.patchesStrategicMerge.length > 0) this.patchesStrategicMerge(m, k.patchesStrategicMerge);
+    for (const p of k.patches ?? []) this.patch(m, p);
+    if (k.namespace) transformNamespace(m, k.namespace, tc.namespace);
+    if (k.namePrefix) transformNameAffix(m, k.namePrefix, tc.namePrefix, false);
+    if (k.nameSuffix) transformNameAffix(m, k.nameSuffix, tc.nameSuffix, true);
+    if ((k.labels && k.labels.length > 0) || (k.commonLabels && Object.keys(k.commonLabels).length > 0)) {
+      for (const l of k.labels ?? []) {
+        let fss = mergeFieldSpecs((l.fields ?? []).map(fieldSpecFromJSON), []);
+        fss = mergeFieldSpecs(fss, tc.commonLabels.filter((f) => f.path === 'metadata/labels' && !f.kind));
+        if (l.includeSelectors) fss = mergeFieldSpecs(fss, tc.commonLabels);
+        else {
+          if (l.includeTemplates) fss = mergeFieldSpecs(fss, tc.templateLabels);
+          fss = mergeFieldSpecs(fss, [{ group: '', version: '', kind: '', path: 'metadata/labels', create: true }]);
+        }
+        transformMapEntries(m, l.pairs ?? {}, fss);
+      }
+      transformMapEntries(m, k.commonLabels ?? {}, tc.commonLabels);
+    }
+    if (k.commonAnnotations && Object.keys(k.commonAnnotations).length > 0) transformMapEntries(m, k.commonAnnotations, tc.commonAnnotations);
+    for (const p of k.patchesJson6902 ?? []) this.patchJson6902(m, p);
+    for (const r of k.replicas ?? []) {
+      let count: bigint;
+      try {
+        count = BigInt(r.count as never);
+      } catch {
+        count = 0n;
+      }
+      transformReplicas(m, { name: r.name, count }, tc.replicas);
+    }
+    for (const img of k.images ?? []) transformImages(m, img, tc.images);
+    if (k.replacements && k.replacements.length > 0) {
+      const reps: Replacement[] = [];
+      for (const r of k.replacements) {
+        if (r.path) {
+          const docs = parseDocuments(Buffer.from(this.ldr.load(r.path)).toString('utf8'), r.path);
+          for (const d of docs) {
+            if (Array.isArray(d)) reps.push(...(d as unknown as Replacement[]));
+            else reps.push(d as unknown as Replacement);
+          }
+        } else reps.push(r);
+      }
+      applyReplacements(m.list, reps);
+    }
+  }
+
+  patchesStrategicMerge(m: ResMap, entries: string[]): void {
+    const patches: Resource[] = [];
+    for (const e of entries) {
+      let inline: Resource[] | undefined;
+      try {
+        inline = resourcesFromBytes(new TextEncoder().encode(e), e);
+      } catch {
+        inline = undefined;
+      }
+      if (inline && inline.length > 0) {
+        patches.push(...inline);
+        continue;
+      }
+      patches.push(...resourcesFromBytes(this.ldr.load(e), e));
+    }
+    if (patches.length === 0) throw new KustomizeError('Invalid', 'no patches to apply');
+    for (const p of patches) {
+      const target = getById(m, p.orgId());
+      applySmPatchTo(m, [target], p);
+    }
+  }
+
+  patchText(p: PatchEntry): { text: string; source: string } {
+    const patch = (p.patch ?? '').trim();
+    if (!patch && !p.path) throw new KustomizeError('Invalid', `must specify one of patch and path in\n${patchConfigYaml(p)}`);
+    if (patch && p.path) throw new KustomizeError('Invalid', `patch and path can't be set at the same time\n${patchConfigYaml(p)}`);
+    if (patch) return { text: patch, source: `[patch: ${goQuote(patch)}]` };
+    let loaded: Uint8Array;
+    try {
+      loaded = this.ldr.load(p.path!);
+    } catch (e) {
+      throw prefixed(`failed to get the patch file from path(${p.path})`, e);
+    }
+    return { text: Buffer.from(loaded).toString('utf8'), source: `[path: ${goQuote(p.path!)}]` };
+  }
+
+  patch(m: ResMap, p: PatchEntry): void {
+    const { text, source } = this.patchText(p);
+    let sm: Resource[] | undefined;
+    let json: JsonOp[] | undefined;
+    try {
+      sm = resourcesFromBytes(new TextEncoder().encode(text), source);
+    } catch {
+      sm = undefined;
+    }
+    try {
+      json = jsonOpsFromText(text);
+    } catch {
+      json = undefined;
+    }
+    if ((sm !== undefined && json !== undefined) ) throw new KustomizeError('Invalid', `illegally qualifies as both an SM and JSON patch: ${source}`);
+    if (sm === undefined && json === undefined) throw new KustomizeError('Invalid', `unable to parse SM or JSON patch from ${source}`);
+    if (sm) {
+      if (p.target) {
+        if (sm.length > 1) throw new KustomizeError('Invalid', `Multiple Strategic-Merge Patches in one \`patches\` entry is not allowed to set \`patches.target\` field: ${source}`);
+        const selected = selectResources(m.list, p.target);
+        const patch = sm[0];
+        if (p.options?.allowNameChange) patch.allowNameChange = true;
+        if (p.options?.allowKindChange) patch.allowKindChange = true;
+        applySmPatchTo(m, selected, patch, true);
+        return;
+      }
+      for (const patch of sm) {
+        if (p.options?.allowNameChange) patch.allowNameChange = true;
+        if (p.options?.allowKindChange) patch.allowKindChange = true;
+        let target: Resource;
+        try {
+          target = getById(m, patch.orgId());
+        } catch (e) {
+          throw prefixed(`no resource matches strategic merge patch "${idString(patch.orgId())}"`, e);
+        }
+        applySmPatchTo(m, [target], patch);
+      }
+      return;
+    }
+    if (!p.target) throw new KustomizeError('Invalid', `must specify a target for JSON patch ${source}`);
+    for (const r of selectResources(m.list, p.target)) {
+      r.storePreviousId();
+      r.obj = applyJsonPatch(r.obj, json!);
+    }
+  }
+
+  patchJson6902(m: ResMap, p: PatchEntry): void {
+    if (!p.target) throw new KustomizeError('Invalid', 'must specify the target field in patchesJson6902');
+    let text: string;
+    if (p.path) text = Buffer.from(this.ldr.load(p.path)).toString('utf8');
+    else if (p.patch) text = p.patch;
+    else throw new KustomizeError('Invalid', 'must specify the path for a json patch file');
+    const ops = jsonOpsFromText(text);
+    for (const r of selectResources(m.list, p.target)) {
+      r.storePreviousId();
+      r.obj = applyJsonPatch(r.obj, ops);
+    }
+  }
+}
+
+/** Accumulator is accumulator.ResAccumulator: resources, transformer config and vars so far. */
+export class Accumulator {
+  resMap = new ResMap();
+  config: TransformerConfig = defaultTransformerConfig();
+  vars: Var[] = [];
+}
+
+function mergePartial(a: Partial<TransformerConfig>, b: Partial<TransformerConfig>): Partial<TransformerConfig> {
+  const out: Partial<TransformerConfig> = { ...a };
+  for (const key of Object.keys(b) as (keyof TransformerConfig)[]) {
+    if (key === 'nameReference') out.nameReference = [...(a.nameReference ?? []), ...(b.nameReference ?? [])];
+    else out[key] = mergeFieldSpecs((a[key] as FieldSpec[] | undefined) ?? [], b[key] as FieldSpec[]);
+  }
+  return out;
+}
+
+function walkCrdProps(def: JSONObject, path: string[], kind: string, refs: NameBackReference[], defs: JSONObject): void {
+  const props = isObject(def.properties) ? def.properties : undefined;
+  if (!props) return;
+  for (const [name, p] of Object.entries(props)) {
+    if (!isObject(p)) continue;
+    const here = [...path, name];
+    const refKind = p['x-kubernetes-object-ref-kind'];
+    if (typeof refKind === 'string') {
+      const refVersion = typeof p['x-kubernetes-object-ref-api-version'] === 'string' ? (p['x-kubernetes-object-ref-api-version'] as string) : '';
+      const nameKey = typeof p['x-kubernetes-object-ref-name-key'] === 'string' ? (p['x-kubernetes-object-ref-name-key'] as string) : 'name';
+      refs.push({ gvk: { group: '', version: refVersion, kind: refKind }, referrers: [{ group: '', version: '', kind, path: [...here, nameKey].join('/'), create: false }] });
+    }
+    if (typeof p.$ref === 'string') {
+      const target = defs[p.$ref.replace('#/definitions/', '')];
+      if (isObject(target)) walkCrdProps(target, here, kind, refs, defs);
+    } else walkCrdProps(p, here, kind, refs, defs);
+  }
+}
+
+function goQuote(s: string): string {
+  return JSON.stringify(s).replace(/\\u0026/g, '&').replace(/</g, '<');
+}
+
+function patchConfigYaml(p: PatchEntry): string {
+  return resourceYaml(JSON.parse(JSON.stringify({ path: p.path, patch: p.patch, target: p.target, options: p.options })) as JSONObject);
+}
+
+function goVars(vars: Var[]): string {
+  return `[${vars.map((v) => `{${v.name} ${JSON.stringify(v.objref ?? {})} ${JSON.stringify(v.fieldref ?? {})}}`).join(' ')}]`;
+}
+
+function goGenerator(r: Resource): string {
+  return `${r.kind} ${r.name}`;
+}
+
+/** prefixed is errors.WrapPrefixf for KustomizeErrors; anything else is rethrown as is. */
+function prefixed(prefix: string, e: unknown): unknown {
+  if (e instanceof KustomizeError) return new KustomizeError(e.code, `${prefix}: ${e.message}`, { cause: e });
+  return e;
+}
+
+/** resourceMetaString is Go's %v of kyaml's ResourceMeta, as errors about bad objects print it. */
+function resourceMetaString(o: JSONObject): string {
+  const meta = isObject(o.metadata) ? o.metadata : {};
+  const s = (v: JSONValue | undefined) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : String(v));
+  const m = (v: JSONValue | undefined) =>
+    `map[${isObject(v) ? Object.keys(v).sort().map((k) => `${k}:${s(v[k])}`).join(' ') : ''}]`;
+  return `{{${s(o.apiVersion)} ${s(o.kind)}} {{${s(meta.name)} ${s(meta.namespace)}} ${m(meta.labels)} ${m(meta.annotations)}}}`;
+}
+
+/** resourcesFromBytes is Factory.SliceFromBytes: documents, validated, with `*List` objects expanded. */
+function resourcesFromBytes(b: Uint8Array, file: string): Resource[] {
+  const docs = parseDocuments(Buffer.from(b).toString('utf8'), file);
+  const queue: JSONValue[] = [];
+  for (const d of docs) {
+    if (!isObject(d)) {
+      throw new KustomizeError('Invalid', `MalformedYAMLError: yaml: unmarshal errors:\n  line 1: cannot unmarshal !!${Array.isArray(d) ? 'seq' : 'str'} into map[string]interface {} in File: ${file}`);
+    }
+    if (Object.keys(d).length === 0) continue;
+    const kind = typeof d.kind === 'string' ? d.kind : '';
+    if (kind === '') throw new KustomizeError('Invalid', `missing kind in object ${resourceMetaString(d)}`);
+    if (!kind.endsWith('List')) {
+      const meta = isObject(d.metadata) ? d.metadata : {};
+      if (meta.name === undefined || meta.name === null || meta.name === '') throw new KustomizeError('Invalid', `missing metadata.name in object ${resourceMetaString(d)}`);
+    }
+    queue.push(d);
+  }
+  const out: Resource[] = [];
+  while (queue.length > 0) {
+    const n = queue.shift()!;
+    if (!isObject(n)) continue;
+    const kind = typeof n.kind === 'string' ? n.kind : '';
+    if (kind.endsWith('List') && 'items' in n) {
+      const items = n.items;
+      if (items === null) continue;
+      if (!Array.isArray(items)) throw new KustomizeError('Invalid', `expected array in ${kind}/items, but found ${goType(items)}`);
+      queue.push(...items);
+      continue;
+    }
+    out.push(new Resource(n));
+  }
+  return out;
+}
+
+function jsonOpsFromText(text: string): JsonOp[] {
+  if (text === '') throw new KustomizeError('Invalid', 'empty json patch operations');
+  let v: unknown;
+  if (text[0] === '[') v = JSON.parse(text);
+  else {
+    v = parseKustomizationYaml(text);
+  }
+  if (!Array.isArray(v)) throw new KustomizeError('Invalid', 'json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  return v.map((o) => {
+    if (!isObject(o)) throw new KustomizeError('Invalid', 'json: cannot unmarshal into Operation');
+    return { op: String(o.op ?? ''), path: String(o.path ?? ''), value: toJSONValue(o.value), from: o.from === undefined ? undefined : String(o.from) };
+  });
+}
+
+// toJSONValue makes a sigs-decoded value (numbers as float64) a JSONValue with integers as bigint, as JSON → yaml.v3 would.
+function toJSONValue(v: unknown): JSONValue {
+  if (v === undefined) return null;
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(toJSONValue);
+  if (v !== null && typeof v === 'object') {
+    const o: JSONObject = {};
+    for (const [k, e] of Object.entries(v)) o[k] = toJSONValue(e);
+    return o;
+  }
+  return v as JSONValue;
+}
+
+function getById(m: ResMap, id: ResId): Resource {
+  const r = m.byAnyId(id).filter((x) => x.allIds().some((y) => y.group === id.group && y.version === id.version && y.kind === id.kind && idEquals(y, id)));
+  if (r.length === 1) return r[0];
+  const err = r.length > 1 ? `multiple matches for Id ${idString(id)}` : `no matches for Id ${idString(id)}`;
+  throw new KustomizeError('NotFound', `${err}; failed to find unique target for patch ${idString(id)}`);
+}
+
+// Go: resWrangler.ApplySmPatch + Resource.ApplySmPatch.
+function applySmPatchTo(m: ResMap, targets: Resource[], patch: Resource, retarget = false): void {
+  const ids = targets.map((t) => t.curId());
+  const keep: Resource[] = [];
+  for (const r of m.list) {
+    if (ids.some((id) => idEquals(id, r.curId()))) {
+      const p = cloneValue(patch.obj);
+      if (retarget) {
+        p.apiVersion = r.apiVersion;
+      }
+      const { name, namespace, kind } = { name: r.name, namespace: r.namespace, kind: r.kind };
+      if (patch.allowNameChange || patch.allowKindChange) r.storePreviousId();
+      const merged = applyStrategicMerge(r.obj, p);
+      if (merged === undefined || Object.keys(merged).length === 0) continue;
+      r.obj = merged;
+      if (!patch.allowKindChange) r.obj.kind = kind;
+      if (!patch.allowNameChange) r.name = name;
+      r.namespace = namespace;
+    }
+    keep.push(r);
+  }
+  m.list = keep;
+}
+
+/** absorb is resWrangler.appendReplaceOrMerge for a generated resource. */
+function absorb(m: ResMap, r: Resource): void {
+  const id = r.curId();
+  const matches = m.byAnyId(id);
+  if (matches.length === 0) {
+    if (r.behavior === 'merge' || r.behavior === 'replace') throw new KustomizeError('NotFound', `id ${idGoString(id)} does not exist; cannot merge or replace`);
+    m.append(r);
+    return;
+  }
+  if (matches.length > 1) throw new KustomizeError('Conflict', `found multiple objects ${matches.map((x) => idString(x.curId())).join(' ')} that could accept merge of ${idString(id)}`);
+  const old = matches[0];
+  const index = m.list.indexOf(old);
+  if (r.behavior === 'replace' || r.behavior === 'merge') {
+    r.setStringMap('labels', { ...old.stringMap('labels'), ...r.stringMap('labels') });
+    r.setStringMap('annotations', { ...old.stringMap('annotations'), ...r.stringMap('annotations') });
+    r.name = old.name;
+    r.namespace = old.namespace;
+    r.prev = old.prev.map((p) => ({ ...p }));
+    r.prefixes = [...old.prefixes];
+    r.suffixes = [...old.suffixes];
+    r.refVarNames = [...old.refVarNames];
+    if (r.behavior === 'merge') {
+      for (const f of ['data', 'binaryData']) {
+        const merged = { ...(isObject(old.obj[f]) ? (old.obj[f] as JSONObject) : {}), ...(isObject(r.obj[f]) ? (r.obj[f] as JSONObject) : {}) };
+        if (Object.keys(merged).length > 0) r.obj[f] = merged;
+        else delete r.obj[f];
+      }
+    }
+    // The hash flag survives only when the new generator asked for it; otherwise the old resource's wins.
+    r.needsHash = r.needsHash || false;
+    if (!r.needsHash) r.needsHash = false;
+    m.list[index] = r;
+    return;
+  }
+  throw new KustomizeError('Conflict', `id ${idGoString(id)} exists; behavior must be merge or replace`);
+}
+
+function accumulateDirectory(ra: Accumulator, ldr: Loader, isComponent: boolean, warnings: string[]): Accumulator {
+  const sub = new KustTarget(ldr, warnings);
+  try {
+    sub.load();
+  } catch (e) {
+    throw prefixed(`couldn't make target for path '${ldr.root}'`, e);
+  }
+  if (isComponent && sub.k.kind !== 'Component') {
+    throw new KustomizeError('Invalid', `expected kind 'Component' for path '${ldr.root}' but got '${sub.k.kind}'`);
+  }
+  if (!isComponent && sub.k.kind === 'Component') throw new KustomizeError('Invalid', `expected kind != 'Component' for path '${ldr.root}'`);
+  let subRa: Accumulator;
+  try {
+    if (isComponent) {
+      subRa = sub.accumulateTarget(ra);
+      ra = new Accumulator();
+    } else subRa = sub.accumulateTarget(new Accumulator());
+  } catch (e) {
+    throw prefixed(`recursed accumulation of path '${ldr.root}'`, e);
+  }
+  try {
+    ra.resMap.appendAll(subRa.resMap);
+    ra.config = mergeTransformerConfig(ra.config, subRa.config);
+    mergeVars(ra, subRa.vars);
+  } catch (e) {
+    throw prefixed(`recursed merging from path '${ldr.root}'`, e);
+  }
+  return ra;
+}
+
+const LEGACY_FIRST = [
+  'Namespace', 'ResourceQuota', 'StorageClass', 'CustomResourceDefinition', 'ServiceAccount', 'PodSecurityPolicy', 'Role',
+  'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'ConfigMap', 'Secret', 'Endpoints', 'Service', 'LimitRange',
+  'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'Deployment', 'StatefulSet', 'CronJob', 'PodDisruptionBudget',
+];
+const LEGACY_LAST = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
+
+function gvkSortString(g: Gvk): string {
+  return `${g.group || '~G'}_${g.version || '~V'}_${g.kind || '~K'}`;
+}
+
+const goLess = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
+
+/** legacySort is SortOrderTransformer's legacy order: kinds by the order lists, then gvk, namespace, name. */
+function legacySort(list: Resource[], first: string[], last: string[]): Resource[] {
+  const orders = new Map<string, number>();
+  first.forEach((k, i) => orders.set(k, -first.length + i));
+  last.forEach((k, i) => orders.set(k, 1 + i));
+  const keyed = list.map((r) => ({ r, id: r.curId() }));
+  keyed.sort((a, b) => {
+    const x = a.id;
+    const y = b.id;
+    if (!(x.group === y.group && x.version === y.version && x.kind === y.kind)) {
+      const i = orders.get(x.kind) ?? 0;
+      const j = orders.get(y.kind) ?? 0;
+      if (i !== j) return i - j;
+      const sx = gvkSortString(x);
+      const sy = gvkSortString(y);
+      if (x.kind === 'Namespace' && y.kind === 'Namespace' && (x.group === '' || y.group === '')) return goLess(sy, sx) ? -1 : goLess(sx, sy) ? 1 : 0;
+      return goLess(sx, sy) ? -1 : goLess(sy, sx) ? 1 : 0;
+    }
+    const ka = `${gvkStringForSort(x)}|${x.namespace || '~X'}|${x.name || '~N'}`;
+    const kb = `${gvkStringForSort(y)}|${y.namespace || '~X'}|${y.name || '~N'}`;
+    return goLess(ka, kb) ? -1 : goLess(kb, ka) ? 1 : 0;
+  });
+  return keyed.map((k) => k.r);
+}
+
+function gvkStringForSort(g: Gvk): string {
+  return `${g.kind || '[noKind]'}.${g.version || '[noVer]'}.${g.group || '[noGrp]'}`;
+}
+
+/** BuildOptions tunes a build. */
+export interface BuildOptions {
+  /** warnings collects the deprecation warnings Kustomize prints to stderr. */
+  warnings?: string[];
+}
+
+/**
+ * buildKustomization builds the kustomization in dir (an absolute path in fs) as `kubectl kustomize dir` does and
+ * returns the printed YAML. Errors are KustomizeErrors with Kustomize's message.
+ */
+export function buildKustomization(fs: FileTree, dir: string): BuildResult {
+  const root = posix.resolve('/', dir);
+  if (!fs.isDir(root)) {
+    if (fs.readFile(root) !== undefined) throw new KustomizeError('Invalid', `must build at directory: '${root}': file is not directory`);
+    throw new KustomizeError('NotFound', `must build at directory: not a valid directory: evalsymlink failure on '${root}' : lstat ${root}: no such file or directory`);
+  }
+  const warnings: string[] = [];
+  const kt = new KustTarget(new Loader(fs, root), warnings);
+  kt.load();
+  const ra = kt.accumulateTarget(new Accumulator());
+  const m = ra.resMap;
+  for (const r of m.list) {
+    if (r.needsHash) {
+      const h = hashResource(r);
+      r.storePreviousId();
+      r.name = `${r.name}-${h}`;
+    }
+  }
+  fixNameReferences(m, ra.config.nameReference);
+  resolveVars(ra);
+  m.list = m.list.filter((r) => {
+    const a = r.stringMap('annotations')['config.kubernetes.io/local-config'];
+    return a === undefined || a === 'false';
+  });
+  const so = kt.k.sortOptions;
+  if (so) {
+    if (so.order !== 'legacy' && so.order !== 'fifo') throw new KustomizeError('Invalid', `the field 'sortOptions.order' must be one of [legacy, fifo]`);
+    if (so.order === 'fifo' && so.legacySortOptions) throw new KustomizeError('Invalid', `the field 'sortOptions.legacySortOptions' is set but the selected sort order is 'fifo', not 'legacy'`);
+    if (so.order === 'legacy') m.list = legacySort(m.list, so.legacySortOptions?.orderFirst ?? LEGACY_FIRST, so.legacySortOptions?.orderLast ?? LEGACY_LAST);
+  } else m.list = legacySort(m.list, LEGACY_FIRST, LEGACY_LAST);
+  const resources = m.list.map((r) => r.obj);
+  const yaml = resources.map((o) => resourceYaml(o)).join('---\n');
+  return { yaml, warnings, resources };
+}
+
+export { gvkSelected };

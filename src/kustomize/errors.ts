@@ -1,0 +1,23 @@
+// errors.ts: the one error class of the kustomize component. Messages are Kustomize's own text, so `ripple kustomize
+// build` can print them as `kubectl kustomize` does (`error: <message>`).
+
+/** KustomizeErrorCode is the closed set of failure classes a build reports. */
+export type KustomizeErrorCode = 'NotFound' | 'Invalid' | 'Conflict' | 'Remote' | 'Unsupported';
+
+/** KustomizeError is a build failure carrying Kustomize's message text. */
+export class KustomizeError extends Error {
+  override readonly name = 'KustomizeError';
+  constructor(
+    readonly code: KustomizeErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** wrapPrefix is kyaml errors.WrapPrefixf: the prefix, ": ", then the cause's message, keeping the code. */
+export function wrapPrefix(prefix: string, e: unknown): KustomizeError {
+  if (e instanceof KustomizeError) return new KustomizeError(e.code, `${prefix}: ${e.message}`, { cause: e });
+  throw e;
+}

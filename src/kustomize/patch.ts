@@ -1,0 +1,305 @@
+// patch.ts: strategic merge patches as kyaml's merge2 applies them (the walker Kustomize uses, not apimachinery's),
+// RFC 6902 JSON patches, and `target` selectors. merge2 takes list merge keys from kyaml's built-in OpenAPI schema
+// (Kubernetes 1.21) and, for kinds it has no schema for (custom resources), replaces lists; new elements of a
+// merged list go first (ListIncreaseDirection: Prepend).
+// Go: kustomize kyaml/yaml/merge2, kyaml/yaml/walk, api/filters/patchjson6902, api/resmap Select, api/types/selector.go.
+import { matchesLabelSelector, parseLabelSelector } from '../api/index.js';
+import { KustomizeError } from './errors.js';
+import { effectiveNamespace, type Resource } from './resource.js';
+import { cloneValue, isObject, type JSONObject, type JSONValue } from './yaml.js';
+
+// List fields kyaml's schema gives a merge strategy, by field name, for built-in kinds. `ports` depends on where it
+// is: containerPort in containers, port in a Service spec. An empty key merges a list of scalars as a set.
+const MERGE_KEYS: Record<string, string> = {
+  containers: 'name',
+  initContainers: 'name',
+  ephemeralContainers: 'name',
+  volumes: 'name',
+  imagePullSecrets: 'name',
+  env: 'name',
+  volumeMounts: 'mountPath',
+  volumeDevices: 'devicePath',
+  hostAliases: 'ip',
+  topologySpreadConstraints: 'topologyKey',
+  ownerReferences: 'uid',
+  finalizers: '',
+  conditions: 'type',
+};
+
+const BUILTIN_GROUPS = /^(|apps|batch|autoscaling|policy|extensions|[a-z0-9.-]*\.k8s\.io)$/;
+
+/** isBuiltinApiVersion tells whether kyaml has a schema for the group (so lists merge by key). */
+function isBuiltinApiVersion(apiVersion: string): boolean {
+  const i = apiVersion.lastIndexOf('/');
+  const group = i < 0 ? '' : apiVersion.slice(0, i);
+  return BUILTIN_GROUPS.test(group);
+}
+
+function mergeKeyFor(path: string[], kind: string): string | undefined {
+  const field = path[path.length - 1];
+  if (field === 'ports') {
+    if (kind === 'Service' && path.length === 2 && path[0] === 'spec') return 'port';
+    const parent = path[path.length - 2];
+    if (parent === 'containers' || parent === 'initContainers' || parent === 'ephemeralContainers') return 'containerPort';
+    return undefined;
+  }
+  return field in MERGE_KEYS ? MERGE_KEYS[field] : undefined;
+}
+
+const DIRECTIVE = '$patch';
+const DELETE = Symbol('delete');
+
+function directive(v: JSONValue): string | undefined {
+  if (!isObject(v)) return undefined;
+  const d = v[DIRECTIVE];
+  if (d === undefined) return undefined;
+  if (d !== 'delete' && d !== 'replace' && d !== 'merge') throw new KustomizeError('Invalid', `unknown patch strategy ${String(d)}`);
+  return d;
+}
+
+// stripDirectives drops $patch/$setElementOrder/$retainKeys/$deleteFromPrimitiveList keys in a value taken wholesale.
+function stripDirectives(v: JSONValue): JSONValue {
+  if (Array.isArray(v)) return v.filter((e) => !(isObject(e) && directive(e) === 'delete' && Object.keys(e).length === 1)).map(stripDirectives);
+  if (!isObject(v)) return v;
+  const o: JSONObject = {};
+  for (const [k, e] of Object.entries(v)) {
+    if (k === DIRECTIVE || k === '$retainKeys' || k.startsWith('$setElementOrder/') || k.startsWith('$deleteFromPrimitiveList/')) continue;
+    if (e === null) continue;
+    o[k] = stripDirectives(e);
+  }
+  return o;
+}
+
+interface Ctx {
+  schema: boolean;
+  kind: string;
+}
+
+function mergeMap(dest: JSONValue | undefined, patch: JSONObject, path: string[], ctx: Ctx): JSONValue | typeof DELETE {
+  const d = directive(patch);
+  if (d === 'delete') return DELETE;
+  if (dest === undefined || dest === null || !isObject(dest)) {
+    return stripDirectives(patch);
+  }
+  if (d === 'replace') return stripDirectives(patch);
+  const out = dest;
+  for (const [k, pv] of Object.entries(patch)) {
+    if (k === DIRECTIVE || k === '$retainKeys' || k.startsWith('$setElementOrder/') || k.startsWith('$deleteFromPrimitiveList/')) continue;
+    if (pv === null) {
+      delete out[k];
+      continue;
+    }
+    const r = mergeValue(out[k], pv, [...path, k], ctx);
+    if (r === DELETE) delete out[k];
+    else out[k] = r;
+  }
+  return out;
+}
+
+function mergeValue(dest: JSONValue | undefined, patch: JSONValue, path: string[], ctx: Ctx): JSONValue | typeof DELETE {
+  if (isObject(patch)) return mergeMap(dest, patch, path, ctx);
+  if (Array.isArray(patch)) return mergeList(dest, patch, path, ctx);
+  return patch;
+}
+
+function mergeList(dest: JSONValue | undefined, patch: JSONValue[], path: string[], ctx: Ctx): JSONValue | typeof DELETE {
+  const key = ctx.schema ? mergeKeyFor(path, ctx.kind) : undefined;
+  if (key === undefined || !Array.isArray(dest)) return stripDirectives(patch);
+  if (patch.some((e) => isObject(e) && directive(e) === 'replace')) {
+    return stripDirectives(patch.filter((e) => !(isObject(e) && directive(e) === 'replace')));
+  }
+  if (key === '') {
+    const out = [...dest];
+    const added: JSONValue[] = [];
+    for (const e of patch) if (!out.some((x) => x === e) && !added.includes(e)) added.push(e);
+    return [...added, ...out];
+  }
+  const out = [...dest];
+  const added: JSONValue[] = [];
+  for (const pe of patch) {
+    if (!isObject(pe)) continue;
+    const kv = pe[key];
+    const i = out.findIndex((x) => isObject(x) && kv !== undefined && String(x[key]) === String(kv));
+    if (directive(pe) === 'delete') {
+      if (i >= 0) out.splice(i, 1);
+      continue;
+    }
+    if (i < 0) {
+      added.push(stripDirectives(pe));
+      continue;
+    }
+    const r = mergeMap(out[i], pe, path, ctx);
+    if (r === DELETE) out.splice(i, 1);
+    else out[i] = r;
+  }
+  return [...added, ...out];
+}
+
+/** applyStrategicMerge merges patch into a copy of obj as kyaml merge2 does; undefined means the patch deleted it. */
+export function applyStrategicMerge(obj: JSONObject, patch: JSONObject): JSONObject | undefined {
+  const ctx: Ctx = { schema: isBuiltinApiVersion(typeof obj.apiVersion === 'string' ? obj.apiVersion : ''), kind: typeof obj.kind === 'string' ? obj.kind : '' };
+  const r = mergeMap(cloneValue(obj), cloneValue(patch), [], ctx);
+  if (r === DELETE || !isObject(r)) return undefined;
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// RFC 6902. Go: github.com/evanphx/json-patch v5 (the error texts it answers with).
+
+/** JsonOp is one RFC 6902 operation. */
+export interface JsonOp {
+  op: string;
+  path: string;
+  value?: JSONValue;
+  from?: string;
+}
+
+function unescape(t: string): string {
+  return t.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function parsePointer(p: string): string[] {
+  if (p === '') return [];
+  return p.split('/').slice(1).map(unescape);
+}
+
+function container(doc: JSONValue, parts: string[], op: string, path: string): { parent: JSONValue; key: string } {
+  let cur: JSONValue = doc;
+  for (const p of parts.slice(0, -1)) {
+    let next: JSONValue | undefined;
+    if (Array.isArray(cur)) next = /^\d+$/.test(p) ? cur[Number(p)] : undefined;
+    else if (isObject(cur)) next = cur[p];
+    if (next === undefined || next === null) throw new KustomizeError('Invalid', `${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    cur = next;
+  }
+  return { parent: cur, key: parts[parts.length - 1] };
+}
+
+function getAt(doc: JSONValue, path: string, op: string): JSONValue {
+  const parts = parsePointer(path);
+  if (parts.length === 0) return doc;
+  const { parent, key } = container(doc, parts, op, path);
+  const v = Array.isArray(parent) ? parent[Number(key)] : isObject(parent) ? parent[key] : undefined;
+  if (v === undefined) throw new KustomizeError('Invalid', `${op} operation does not apply: doc is missing key: ${path}: missing value`);
+  return v;
+}
+
+function addAt(doc: JSONValue, path: string, value: JSONValue, op: string): void {
+  const parts = parsePointer(path);
+  const { parent, key } = container(doc, parts, op, path);
+  if (Array.isArray(parent)) {
+    const i = key === '-' ? parent.length : Number(key);
+    if (!/^(-|\d+)$/.test(key) || i > parent.length) throw new KustomizeError('Invalid', `add operation does not apply: doc is missing path: "${path}": missing value`);
+    parent.splice(i, 0, value);
+  } else if (isObject(parent)) parent[key] = value;
+  else throw new KustomizeError('Invalid', `${op} operation does not apply: doc is missing path: "${path}": missing value`);
+}
+
+function removeAt(doc: JSONValue, path: string, op: string): JSONValue {
+  const parts = parsePointer(path);
+  const { parent, key } = container(doc, parts, op, path);
+  if (Array.isArray(parent)) {
+    const i = Number(key);
+    if (!/^\d+$/.test(key) || i >= parent.length) throw new KustomizeError('Invalid', `Unable to remove nonexistent key: ${key}: missing value`);
+    return parent.splice(i, 1)[0];
+  }
+  if (isObject(parent) && key in parent) {
+    const v = parent[key];
+    delete parent[key];
+    return v;
+  }
+  throw new KustomizeError('Invalid', `Unable to remove nonexistent key: ${key}: missing value`);
+}
+
+/** applyJsonPatch applies RFC 6902 operations to a copy of obj. */
+export function applyJsonPatch(obj: JSONObject, ops: JsonOp[]): JSONObject {
+  const doc = cloneValue(obj);
+  for (const o of ops) {
+    switch (o.op) {
+      case 'add':
+        addAt(doc, o.path, cloneValue(o.value ?? null), 'add');
+        break;
+      case 'remove':
+        removeAt(doc, o.path, 'remove');
+        break;
+      case 'replace': {
+        getAt(doc, o.path, 'replace');
+        const parts = parsePointer(o.path);
+        const { parent, key } = container(doc, parts, 'replace', o.path);
+        if (Array.isArray(parent)) parent[Number(key)] = cloneValue(o.value ?? null);
+        else (parent as JSONObject)[key] = cloneValue(o.value ?? null);
+        break;
+      }
+      case 'move': {
+        const v = removeAt(doc, o.from ?? '', 'move');
+        addAt(doc, o.path, v, 'move');
+        break;
+      }
+      case 'copy':
+        addAt(doc, o.path, cloneValue(getAt(doc, o.from ?? '', 'copy')), 'copy');
+        break;
+      case 'test': {
+        const v = getAt(doc, o.path, 'test');
+        if (JSON.stringify(v, bigintJSON) !== JSON.stringify(o.value ?? null, bigintJSON)) throw new KustomizeError('Invalid', `testing value ${o.path} failed: test failed`);
+        break;
+      }
+      default:
+        throw new KustomizeError('Invalid', `Unexpected kind: ${o.op}`);
+    }
+  }
+  return doc as JSONObject;
+}
+
+const bigintJSON = (_k: string, v: unknown) => (typeof v === 'bigint' ? Number(v) : v);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Selectors. Go: api/types/selector.go (anchored regexes), resWrangler.Select.
+
+/** Selector is types.Selector (a patch or replacement target). */
+export interface Selector {
+  group?: string;
+  version?: string;
+  kind?: string;
+  name?: string;
+  namespace?: string;
+  labelSelector?: string;
+  annotationSelector?: string;
+}
+
+function anchored(p: string | undefined): RegExp | undefined {
+  if (!p) return undefined;
+  try {
+    return new RegExp(`^(?:${p})$`);
+  } catch (e) {
+    throw new KustomizeError('Invalid', `error parsing regexp: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+function matchesMapSelector(text: string | undefined, m: Record<string, string>): boolean {
+  if (!text) return true;
+  const r = parseLabelSelector(text);
+  if (!r.ok) throw new KustomizeError('Invalid', r.error);
+  return matchesLabelSelector(r.selector, m);
+}
+
+/** selectResources is ResMap.Select: regex gvk/name/namespace (original or current), label and annotation selectors. */
+export function selectResources(list: Resource[], s: Selector): Resource[] {
+  const g = anchored(s.group);
+  const v = anchored(s.version);
+  const k = anchored(s.kind);
+  const n = anchored(s.name);
+  const ns = anchored(s.namespace);
+  return list.filter((r) => {
+    const cur = r.curId();
+    const org = r.orgId();
+    if (ns && !ns.test(effectiveNamespace(org)) && !ns.test(effectiveNamespace(cur))) return false;
+    if (n && !n.test(org.name) && !n.test(cur.name)) return false;
+    const gvk = r.gvk;
+    if (g && !g.test(gvk.group)) return false;
+    if (v && !v.test(gvk.version)) return false;
+    if (k && !k.test(gvk.kind)) return false;
+    if (!matchesMapSelector(s.labelSelector, r.stringMap('labels'))) return false;
+    if (!matchesMapSelector(s.annotationSelector, r.stringMap('annotations'))) return false;
+    return true;
+  });
+}
