@@ -21,6 +21,7 @@ import { applyReplacements, type Replacement } from './replacements.js';
 import { ResMap, Resource, gvkSelected, idGoString, idString, idEquals, type Gvk, type ResId } from './resource.js';
 import { transformImages, transformMapEntries, transformNameAffix, transformNamespace, transformReplicas, type Image } from './transformers.js';
 import { resolveVars, mergeVars, type Var } from './vars.js';
+import { toYamlV3 } from '../funcs/index.js';
 import { cloneValue, isObject, parseDocuments, parseKustomizationYaml, resourceYaml, type JSONObject, type JSONValue } from './yaml.js';
 
 /** BuildResult is a build's printed output and the warnings Kustomize writes to stderr. */
@@ -217,7 +218,7 @@ class KustTarget {
         child = this.ldr.child(p);
       } catch (e) {
         if (!(e instanceof KustomizeError)) throw e;
-        if (fileErr.message.startsWith('MalformedYAMLError')) throw fileErr;
+        if (fileErr.message.includes('MalformedYAMLError')) throw fileErr;
         throw new KustomizeError(e.code, `accumulation err='${fileErr.message}': ${e.message}`, { cause: e });
       }
       try {
@@ -281,22 +282,36 @@ class KustTarget {
     return out;
   }
 
-  // Go: accumulator.LoadConfigFromCRDs — x-kubernetes-object-ref-* annotations in a CRD's OpenAPI make name references.
+  // Go: accumulator.LoadConfigFromCRDs — a map of OpenAPI definitions ({"pkg.Kind": {"Schema": {...}}}); in the ones
+  // that look like Kubernetes types (kind, apiVersion and metadata properties), x-kubernetes-* extensions make field
+  // specs: object-ref-* name references, annotation, label-selector and identity (prefix) fields.
   loadCrdConfig(): Partial<TransformerConfig> {
-    const refs: NameBackReference[] = [];
+    let out: Partial<TransformerConfig> = {};
     for (const c of this.k.crds ?? []) {
-      const docs = parseDocuments(Buffer.from(this.ldr.load(c)).toString('utf8'), c);
-      for (const d of docs) {
-        if (!isObject(d)) continue;
-        const defs = isObject(d.definitions) ? d.definitions : d;
-        for (const [name, def] of Object.entries(defs)) {
-          if (!isObject(def)) continue;
-          const kind = name.slice(name.lastIndexOf('.') + 1);
-          walkCrdProps(def, [], kind, refs, defs);
-        }
+      const text = Buffer.from(this.ldr.load(c)).toString('utf8');
+      let defs: unknown;
+      try {
+        defs = text.startsWith('{') ? JSON.parse(text) : parseDocuments(text, c)[0];
+      } catch (e) {
+        throw prefixed(`unable to parse open API definition from '${c}'`, e instanceof KustomizeError ? e : new KustomizeError('Invalid', (e as Error).message));
+      }
+      if (!isObject(defs as JSONValue)) continue;
+      const m = defs as JSONObject;
+      const schemaOf = (name: string): JSONObject | undefined => {
+        const d = m[name];
+        if (!isObject(d)) return undefined;
+        const sch = d.Schema ?? d.schema;
+        return isObject(sch) ? sch : undefined;
+      };
+      for (const name of Object.keys(m)) {
+        const props = schemaOf(name)?.properties;
+        if (!isObject(props) || !('kind' in props) || !('apiVersion' in props) || !('metadata' in props)) continue;
+        const part: Partial<TransformerConfig> = {};
+        walkCrdProps(schemaOf, name, [], { group: '', version: '', kind: name.slice(name.lastIndexOf('.') + 1) }, part, 0);
+        out = mergePartial(out, part);
       }
     }
-    return refs.length > 0 ? { nameReference: refs } : {};
+    return out;
   }
 
   runGenerators(ra: Accumulator): void {
@@ -406,6 +421,17 @@ class KustTarget {
   }
 
   patch(m: ResMap, p: PatchEntry): void {
+    let parsed: { sm?: Resource[]; json?: JsonOp[]; source: string };
+    try {
+      parsed = this.configurePatch(p);
+    } catch (e) {
+      throw prefixed(`trouble configuring builtin PatchTransformer with config: \`\n${patchConfigYaml(p)}\``, e);
+    }
+    const { sm, json, source } = parsed;
+    this.applyPatch(m, p, sm, json, source);
+  }
+
+  configurePatch(p: PatchEntry): { sm?: Resource[]; json?: JsonOp[]; source: string } {
     const { text, source } = this.patchText(p);
     let sm: Resource[] | undefined;
     let json: JsonOp[] | undefined;
@@ -421,6 +447,10 @@ class KustTarget {
     }
     if ((sm !== undefined && json !== undefined) ) throw new KustomizeError('Invalid', `illegally qualifies as both an SM and JSON patch: ${source}`);
     if (sm === undefined && json === undefined) throw new KustomizeError('Invalid', `unable to parse SM or JSON patch from ${source}`);
+    return { sm, json, source };
+  }
+
+  applyPatch(m: ResMap, p: PatchEntry, sm: Resource[] | undefined, json: JsonOp[] | undefined, source: string): void {
     if (sm) {
       if (p.target) {
         if (sm.length > 1) throw new KustomizeError('Invalid', `Multiple Strategic-Merge Patches in one \`patches\` entry is not allowed to set \`patches.target\` field: ${source}`);
@@ -481,22 +511,25 @@ function mergePartial(a: Partial<TransformerConfig>, b: Partial<TransformerConfi
   return out;
 }
 
-function walkCrdProps(def: JSONObject, path: string[], kind: string, refs: NameBackReference[], defs: JSONObject): void {
-  const props = isObject(def.properties) ? def.properties : undefined;
-  if (!props) return;
+function walkCrdProps(schemaOf: (n: string) => JSONObject | undefined, typeName: string, path: string[], gvk: Gvk, out: Partial<TransformerConfig>, depth: number): void {
+  const props = schemaOf(typeName)?.properties;
+  if (!isObject(props) || depth > 32) return;
+  const fs = (p: string[]): FieldSpec => ({ ...gvk, path: p.join('/'), create: false });
+  const str = (v: JSONValue | undefined) => (typeof v === 'string' ? v : undefined);
   for (const [name, p] of Object.entries(props)) {
     if (!isObject(p)) continue;
     const here = [...path, name];
-    const refKind = p['x-kubernetes-object-ref-kind'];
-    if (typeof refKind === 'string') {
-      const refVersion = typeof p['x-kubernetes-object-ref-api-version'] === 'string' ? (p['x-kubernetes-object-ref-api-version'] as string) : '';
-      const nameKey = typeof p['x-kubernetes-object-ref-name-key'] === 'string' ? (p['x-kubernetes-object-ref-name-key'] as string) : 'name';
-      refs.push({ gvk: { group: '', version: refVersion, kind: refKind }, referrers: [{ group: '', version: '', kind, path: [...here, nameKey].join('/'), create: false }] });
+    if (str(p['x-kubernetes-annotation']) !== undefined) out.commonAnnotations = mergeFieldSpecs(out.commonAnnotations ?? [], [fs(here)]);
+    if (str(p['x-kubernetes-label-selector']) !== undefined) out.commonLabels = mergeFieldSpecs(out.commonLabels ?? [], [fs(here)]);
+    if (str(p['x-kubernetes-identity']) !== undefined) out.namePrefix = mergeFieldSpecs(out.namePrefix ?? [], [fs(here)]);
+    const version = str(p['x-kubernetes-object-ref-api-version']);
+    const kind = str(p['x-kubernetes-object-ref-kind']);
+    if (version !== undefined && kind !== undefined) {
+      const nameKey = str(p['x-kubernetes-object-ref-name-key']) ?? 'name';
+      out.nameReference = [...(out.nameReference ?? []), { gvk: { group: '', version, kind }, referrers: [fs([...here, nameKey])] }];
     }
-    if (typeof p.$ref === 'string') {
-      const target = defs[p.$ref.replace('#/definitions/', '')];
-      if (isObject(target)) walkCrdProps(target, here, kind, refs, defs);
-    } else walkCrdProps(p, here, kind, refs, defs);
+    const ref = str(p.$ref);
+    if (ref) walkCrdProps(schemaOf, ref, here, gvk, out, depth + 1);
   }
 }
 
@@ -504,8 +537,27 @@ function goQuote(s: string): string {
   return JSON.stringify(s).replace(/\\u0026/g, '&').replace(/</g, '<');
 }
 
+// patchConfigYaml is kyaml's yaml.Marshal (yaml.v3, 4-space indent) of the PatchTransformer config struct: fields in
+// declaration order, empty ones omitted.
 function patchConfigYaml(p: PatchEntry): string {
-  return resourceYaml(JSON.parse(JSON.stringify({ path: p.path, patch: p.patch, target: p.target, options: p.options })) as JSONObject);
+  let out = '';
+  const scalar = (k: string, v: string, indent: string) => {
+    out += toYamlV3({ [k]: v }).split('\n').filter((l) => l !== '').map((l) => indent + l).join('\n') + '\n';
+  };
+  if (p.path) scalar('path', p.path, '');
+  if (p.patch) scalar('patch', p.patch, '');
+  if (p.target) {
+    out += 'target:\n';
+    for (const k of ['group', 'version', 'kind', 'name', 'namespace', 'labelSelector', 'annotationSelector'] as const) {
+      const v = p.target[k];
+      if (v) scalar(k, v, '    ');
+    }
+  }
+  if (p.options && Object.keys(p.options).length > 0) {
+    out += 'options:\n';
+    for (const k of Object.keys(p.options).sort()) out += `    ${k}: ${String(p.options[k])}\n`;
+  }
+  return out;
 }
 
 function goVars(vars: Var[]): string {

@@ -391,9 +391,43 @@ function parseNameRefs(text: string): NameBackReference[] {
   return out;
 }
 
-/** defaultTransformerConfig is a fresh copy of Kustomize's default field specs. */
+// Go: resid.Gvk.IsLessThan — the legacy kind order first, then group_version_kind with ~G/~V/~K for empty parts.
+const ORDER_FIRST = [
+  'Namespace', 'ResourceQuota', 'StorageClass', 'CustomResourceDefinition', 'ServiceAccount', 'PodSecurityPolicy', 'Role',
+  'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'ConfigMap', 'Secret', 'Endpoints', 'Service', 'LimitRange',
+  'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'Deployment', 'StatefulSet', 'CronJob', 'PodDisruptionBudget',
+];
+const ORDER_LAST = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
+const typeOrder = (k: string) => {
+  const i = ORDER_FIRST.indexOf(k);
+  if (i >= 0) return -ORDER_FIRST.length + i;
+  const j = ORDER_LAST.indexOf(k);
+  return j >= 0 ? 1 + j : 0;
+};
+const stableGvk = (g: Gvk) => `${g.group || '~G'}_${g.version || '~V'}_${g.kind || '~K'}`;
+
+/** compareGvk orders Gvks as resid.Gvk.IsLessThan does. */
+export function compareGvk(a: Gvk, b: Gvk): number {
+  const i = typeOrder(a.kind);
+  const j = typeOrder(b.kind);
+  if (i !== j) return i - j;
+  const x = stableGvk(a);
+  const y = stableGvk(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function sorted(c: TransformerConfig): TransformerConfig {
+  const out = { ...c };
+  for (const k of ['namePrefix', 'nameSuffix', 'commonLabels', 'templateLabels', 'commonAnnotations', 'namespace', 'varReference', 'images', 'replicas'] as const) {
+    out[k] = [...c[k]].sort(compareGvk);
+  }
+  out.nameReference = [...c.nameReference].sort((a, b) => compareGvk(a.gvk, b.gvk));
+  return out;
+}
+
+/** defaultTransformerConfig is a fresh copy of Kustomize's default field specs (sorted, as MakeDefaultConfig does). */
 export function defaultTransformerConfig(): TransformerConfig {
-  return {
+  return sorted({
     namePrefix: parseSpecs(DEFAULTS.namePrefix),
     nameSuffix: parseSpecs(DEFAULTS.nameSuffix),
     commonLabels: parseSpecs(DEFAULTS.commonLabels),
@@ -404,7 +438,7 @@ export function defaultTransformerConfig(): TransformerConfig {
     images: parseSpecs(DEFAULTS.images),
     replicas: parseSpecs(DEFAULTS.replicas),
     nameReference: parseNameRefs(DEFAULTS.nameReference),
-  };
+  });
 }
 
 const fsKey = (f: FieldSpec) => `${f.group}|${f.version}|${f.kind}|${f.path}`;
@@ -437,7 +471,7 @@ export function mergeTransformerConfig(a: TransformerConfig, b: Partial<Transfor
     }
     out.nameReference = refs;
   }
-  return out;
+  return sorted(out);
 }
 
 /** fieldSpecFromJSON reads a field spec as written in a `configurations` file. */

@@ -102,6 +102,9 @@ function mergeValue(dest: JSONValue | undefined, patch: JSONValue, path: string[
   return patch;
 }
 
+// mergeList is walkAssociativeSequence with ListIncreaseDirection Prepend: the merged list holds the patch's elements
+// in patch order (merged with the original's of the same key), then the original's other elements in their order;
+// `$patch: delete` elements remove theirs. Elements without the key stay (original) or are dropped (patch).
 function mergeList(dest: JSONValue | undefined, patch: JSONValue[], path: string[], ctx: Ctx): JSONValue | typeof DELETE {
   const key = ctx.schema ? mergeKeyFor(path, ctx.kind) : undefined;
   if (key === undefined || !Array.isArray(dest)) return stripDirectives(patch);
@@ -109,30 +112,36 @@ function mergeList(dest: JSONValue | undefined, patch: JSONValue[], path: string
     return stripDirectives(patch.filter((e) => !(isObject(e) && directive(e) === 'replace')));
   }
   if (key === '') {
-    const out = [...dest];
-    const added: JSONValue[] = [];
-    for (const e of patch) if (!out.some((x) => x === e) && !added.includes(e)) added.push(e);
-    return [...added, ...out];
+    const seen = new Set<string>();
+    const out: JSONValue[] = [];
+    for (const e of [...patch, ...dest]) {
+      const k = String(e);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(e);
+    }
+    return out;
   }
-  const out = [...dest];
-  const added: JSONValue[] = [];
-  for (const pe of patch) {
-    if (!isObject(pe)) continue;
-    const kv = pe[key];
-    const i = out.findIndex((x) => isObject(x) && kv !== undefined && String(x[key]) === String(kv));
-    if (directive(pe) === 'delete') {
-      if (i >= 0) out.splice(i, 1);
+  const keyOf = (e: JSONValue) => (isObject(e) && e[key] !== undefined && e[key] !== null ? String(e[key]) : undefined);
+  const order: string[] = [];
+  for (const e of [...patch, ...dest]) {
+    const k = keyOf(e);
+    if (k !== undefined && !order.includes(k)) order.push(k);
+  }
+  const merged = new Map<string, JSONValue>();
+  for (const k of order) {
+    const d = dest.find((e) => keyOf(e) === k);
+    const p = patch.find((e) => keyOf(e) === k);
+    if (p === undefined) {
+      merged.set(k, d!);
       continue;
     }
-    if (i < 0) {
-      added.push(stripDirectives(pe));
-      continue;
-    }
-    const r = mergeMap(out[i], pe, path, ctx);
-    if (r === DELETE) out.splice(i, 1);
-    else out[i] = r;
+    const r = mergeMap(d, p as JSONObject, path, ctx);
+    if (r !== DELETE) merged.set(k, r);
   }
-  return [...added, ...out];
+  const out = [...merged.values()];
+  for (const e of dest) if (keyOf(e) === undefined) out.push(e);
+  return out;
 }
 
 /** applyStrategicMerge merges patch into a copy of obj as kyaml merge2 does; undefined means the patch deleted it. */
@@ -163,13 +172,17 @@ function parsePointer(p: string): string[] {
   return p.split('/').slice(1).map(unescape);
 }
 
+// evanphx/json-patch quotes the path in these messages for every operation but replace.
+const missingPath = (op: string, path: string) =>
+  new KustomizeError('Invalid', `${op} operation does not apply: doc is missing path: ${op === 'replace' ? path : `"${path}"`}: missing value`);
+
 function container(doc: JSONValue, parts: string[], op: string, path: string): { parent: JSONValue; key: string } {
   let cur: JSONValue = doc;
   for (const p of parts.slice(0, -1)) {
     let next: JSONValue | undefined;
     if (Array.isArray(cur)) next = /^\d+$/.test(p) ? cur[Number(p)] : undefined;
     else if (isObject(cur)) next = cur[p];
-    if (next === undefined || next === null) throw new KustomizeError('Invalid', `${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    if (next === undefined || next === null) throw missingPath(op, path);
     cur = next;
   }
   return { parent: cur, key: parts[parts.length - 1] };
@@ -189,10 +202,10 @@ function addAt(doc: JSONValue, path: string, value: JSONValue, op: string): void
   const { parent, key } = container(doc, parts, op, path);
   if (Array.isArray(parent)) {
     const i = key === '-' ? parent.length : Number(key);
-    if (!/^(-|\d+)$/.test(key) || i > parent.length) throw new KustomizeError('Invalid', `add operation does not apply: doc is missing path: "${path}": missing value`);
+    if (!/^(-|\d+)$/.test(key) || i > parent.length) throw missingPath(op, path);
     parent.splice(i, 0, value);
   } else if (isObject(parent)) parent[key] = value;
-  else throw new KustomizeError('Invalid', `${op} operation does not apply: doc is missing path: "${path}": missing value`);
+  else throw missingPath(op, path);
 }
 
 function removeAt(doc: JSONValue, path: string, op: string): JSONValue {

@@ -15,7 +15,7 @@ function considering(fs: FieldSpec, r: Resource, e: unknown): unknown {
   return e;
 }
 
-function eachSpec(r: Resource, specs: FieldSpec[], fn: (v: JSONValue) => JSONValue | typeof NO_CHANGE, kind: 'map' | 'scalar'): void {
+function eachSpec(r: Resource, specs: FieldSpec[], fn: (v: JSONValue) => JSONValue | typeof NO_CHANGE, kind: 'map' | 'scalar' | undefined): void {
   for (const fs of specs) {
     try {
       applyFieldSpec(r.obj, fs, fn, kind);
@@ -183,7 +183,8 @@ export function transformImages(m: ResMap, img: Image, specs: FieldSpec[]): void
         const n = updateImage(v, img);
         return n === undefined ? NO_CHANGE : n;
       },
-      'scalar',
+      // The image filter sets no CreateKind: field specs never create fields here, whatever `create` says.
+      undefined,
     );
   }
 }

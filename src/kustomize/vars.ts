@@ -86,7 +86,12 @@ export function resolveVars(ra: Accumulator): void {
     const res = ra.resMap.list.find((r) => r.refVarNames.includes(v.name));
     if (!res) throw new KustomizeError('NotFound', `var '${varString(v)}' cannot be mapped to a field in the set of known resources`);
     const path = v.fieldref?.fieldpath || 'metadata.name';
-    const slots = findFields(res.obj, smarterPathSplit(path), undefined);
+    // Go: RNode.GetFieldValue converts `name[i]` into the field and the index.
+    const parts = smarterPathSplit(path).flatMap((p) => {
+      const m = /^(.+)\[(\d+)\]$/.exec(p);
+      return m ? [m[1], m[2]] : [p];
+    });
+    const slots = findFields(res.obj, parts, undefined);
     const val = slots.length > 0 ? (Array.isArray(slots[0].parent) ? slots[0].parent[slots[0].key as number] : slots[0].parent[slots[0].key as string]) : undefined;
     if (val === undefined) throw new KustomizeError('NotFound', `field specified in var '${varString(v)}' not found in corresponding resource`);
     values.set(v.name, val);

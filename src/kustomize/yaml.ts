@@ -2,7 +2,7 @@
 // stay integers) and writing a resource the way `kubectl kustomize` prints it: Resource.AsYAML is JSON first, then
 // sigs.k8s.io/yaml JSONToYAML (yaml.v2: keys sorted, 2-space indent, sequences not indented, long lines folded).
 // Go: kustomize api/resource/resource.go AsYAML, kyaml/yaml/rnode.go MarshalJSON.
-import { parseAllDocuments } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node as YNode } from 'yaml';
 import { parseYamlSigs, toYamlSigs, YAMLError } from '../funcs/index.js';
 import { KustomizeError } from './errors.js';
 
@@ -18,7 +18,7 @@ export const isObject = (v: unknown): v is JSONObject => typeof v === 'object' &
 
 /** parseDocuments decodes every non-empty document of a YAML stream as yaml.v3 would (YAML 1.2, ints as bigint). */
 export function parseDocuments(text: string, file: string): JSONValue[] {
-  const docs = parseAllDocuments(text, { version: '1.2', schema: 'core', intAsBigInt: true, merge: true, uniqueKeys: false, prettyErrors: false });
+  const docs = parseAllDocuments(text, { version: '1.2', schema: 'core', intAsBigInt: true, uniqueKeys: false, prettyErrors: false });
   const out: JSONValue[] = [];
   for (const d of Array.isArray(docs) ? docs : [docs]) {
     if (d.errors.length > 0) {
@@ -27,30 +27,92 @@ export function parseDocuments(text: string, file: string): JSONValue[] {
       const msg = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
       throw new KustomizeError('Invalid', `MalformedYAMLError: yaml: line ${line}: ${msg} in File: ${file}`);
     }
-    const v = d.toJS({ maxAliasCount: -1 }) as JSONValue | undefined;
-    if (v === null || v === undefined) continue;
-    out.push(normalize(v));
+    const v = convert(d.contents as YNode | null, d);
+    if (v === null) continue;
+    out.push(v);
   }
   return out;
 }
 
-// normalize turns the yaml library's values into JSONValue: Dates (the library's !!timestamp) back to text, Maps to
-// objects. yaml.v3 decodes an untagged timestamp into interface{} as its string.
-function normalize(v: unknown): JSONValue {
-  if (v === null || v === undefined) return null;
-  if (Array.isArray(v)) return v.map(normalize);
-  if (v instanceof Map) {
+function convert(n: YNode | null | undefined, doc: Document.Parsed): JSONValue {
+  if (n === null || n === undefined) return null;
+  if (isAlias(n)) return convert(n.resolve(doc) as YNode, doc);
+  if (isMap(n)) {
     const o: JSONObject = {};
-    for (const [k, e] of v) o[String(k)] = normalize(e);
+    for (const pair of n.items) {
+      const k = pair.key as YNode | null;
+      const v = convert(pair.value as YNode | null, doc);
+      if (isScalar(k) && k.value === '<<' && k.type === 'PLAIN') {
+        for (const src of Array.isArray(v) ? v : [v]) if (isObject(src)) for (const [mk, mv] of Object.entries(src)) if (!(mk in o)) o[mk] = mv;
+        continue;
+      }
+      const key = convert(k, doc);
+      o[typeof key === 'string' ? key : key === null ? 'null' : String(key)] = v;
+    }
     return o;
   }
-  if (typeof v === 'object') {
-    const o: JSONObject = {};
-    for (const [k, e] of Object.entries(v)) o[k] = normalize(e);
-    return o;
+  if (isSeq(n)) return n.items.map((e) => convert(e as YNode, doc));
+  if (isScalar(n)) {
+    if (n.type === 'PLAIN' && !n.tag && typeof n.source === 'string') return resolvePlainV3(n.source);
+    const v = n.value;
+    if (typeof v === 'number' && Number.isInteger(v) && n.tag === undefined) return BigInt(v);
+    if (v instanceof Date) return goTime(v);
+    if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+    return (v === undefined ? null : v) as JSONValue;
   }
-  if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) return v;
-  return v as JSONValue;
+  return null;
+}
+
+const YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const TIMESTAMP = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt]|[ \t]+)(\d{1,2}):(\d{1,2}):(\d{1,2})(\.\d*)?(?:[ \t]*(Z|[-+]\d{1,2}(?::?\d{2})?))?)?$/;
+
+// goTime is encoding/json's text for a time.Time in UTC (RFC 3339 with trailing zero fractions dropped).
+function goTime(d: Date): string {
+  const iso = d.toISOString();
+  return iso.replace(/\.000Z$/, 'Z').replace(/(\.\d*?)0+Z$/, '$1Z');
+}
+
+/** resolvePlainV3 is yaml.v3's resolve for an untagged plain scalar decoded into interface{}. */
+export function resolvePlainV3(s: string): JSONValue {
+  if (s === '' || s === '~' || s === 'null' || s === 'Null' || s === 'NULL') return null;
+  if (s === 'true' || s === 'True' || s === 'TRUE') return true;
+  if (s === 'false' || s === 'False' || s === 'FALSE') return false;
+  if (/^[-+]?\.(inf|Inf|INF)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
+  if (/^\.(nan|NaN|NAN)$/.test(s)) return NaN;
+  const c = s[0];
+  if ((c >= '0' && c <= '9') || c === '-' || c === '+' || c === '.') {
+    const plain = s.replace(/_/g, '');
+    const i = goParseInt(plain);
+    if (i !== undefined) return i;
+    if (YAML_FLOAT.test(plain)) return Number(plain);
+    const m = TIMESTAMP.exec(s);
+    if (m) {
+      const [, y, mo, d, h, mi, sec, frac, tz] = m;
+      const ms = frac ? Number((frac + '000').slice(1, 4)) : 0;
+      let t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0), Number(sec ?? 0), ms);
+      if (tz && tz !== 'Z') {
+        const tm = /^([-+])(\d{1,2})(?::?(\d{2}))?$/.exec(tz)!;
+        const off = (Number(tm[2]) * 60 + Number(tm[3] ?? 0)) * 60000;
+        t -= tm[1] === '-' ? -off : off;
+      }
+      return goTime(new Date(t));
+    }
+  }
+  return s;
+}
+
+// goParseInt is strconv.ParseInt(s, 0, 64) (then ParseUint): 0x, 0o, 0b and a leading 0 (octal) prefixes.
+function goParseInt(s: string): bigint | undefined {
+  const m = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec(s);
+  if (!m) return undefined;
+  let body = m[2];
+  if (/^0[0-7]+$/.test(body)) body = '0o' + body.slice(1);
+  else if (/^0[oO]/.test(body)) body = '0o' + body.slice(2);
+  let v = BigInt(body);
+  if (m[1] === '-') v = -v;
+  if (v > 18446744073709551615n || v < -9223372036854775808n) return undefined;
+  if (v > 9223372036854775807n && m[1] === '-') return undefined;
+  return v;
 }
 
 /** parseKustomizationYaml decodes a kustomization file as sigs.k8s.io/yaml YAMLToJSON does (YAML 1.1). */
