@@ -22,6 +22,7 @@ import { ResMap, Resource, gvkSelected, idGoString, idString, idEquals, type Gvk
 import { transformImages, transformMapEntries, transformNameAffix, transformNamespace, transformReplicas, type Image } from './transformers.js';
 import { resolveVars, mergeVars, type Var } from './vars.js';
 import { toYamlV3 } from '../funcs/index.js';
+import { checkKustomization } from './kustomization-schema.js';
 import { cloneValue, isObject, parseDocuments, parseKustomizationYaml, resourceYaml, type JSONObject, type JSONValue } from './yaml.js';
 
 /** BuildResult is a build's printed output and the warnings Kustomize writes to stderr. */
@@ -32,15 +33,6 @@ export interface BuildResult {
 }
 
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
-
-// Go: types.Kustomization's JSON field names; json.Decoder.DisallowUnknownFields rejects anything else.
-const KNOWN_FIELDS = new Set([
-  'apiVersion', 'kind', 'metadata', 'openapi', 'namePrefix', 'nameSuffix', 'namespace', 'commonLabels', 'labels',
-  'commonAnnotations', 'patchesStrategicMerge', 'patchesJson6902', 'patches', 'images', 'imageTags', 'replacements',
-  'replicas', 'vars', 'sortOptions', 'resources', 'components', 'crds', 'bases', 'configMapGenerator',
-  'secretGenerator', 'helmGlobals', 'helmCharts', 'helmChartInflationGenerator', 'generatorOptions', 'configurations',
-  'generators', 'transformers', 'validators', 'buildMetadata',
-]);
 
 interface Label {
   pairs?: Record<string, string>;
@@ -93,36 +85,15 @@ interface Kustomization {
 const goType = (v: unknown): string =>
   v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'string' : 'number';
 
-// checkStringMap is encoding/json decoding into map[string]string.
-function checkStringMap(k: JSONObject, field: string): void {
-  const v = k[field];
-  if (v === undefined || v === null) return;
-  if (!isObject(v)) throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(v)} into Go struct field Kustomization.${field} of type map[string]string`);
-  for (const e of Object.values(v)) {
-    if (typeof e !== 'string') throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(e)} into Go struct field Kustomization.${field} of type string`);
-  }
-}
-
-function checkStringList(k: JSONObject, field: string): void {
-  const v = k[field];
-  if (v === undefined || v === null) return;
-  if (!Array.isArray(v)) throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(v)} into Go struct field Kustomization.${field} of type []string`);
-  for (const e of v) {
-    if (typeof e !== 'string') throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(e)} into Go struct field Kustomization.${field} of type string`);
-  }
-}
-
 /** KustTarget is one kustomization directory being built. */
 class KustTarget {
   k!: Kustomization;
-  warnings: string[];
+  helmRefusal: JSONValue | undefined;
 
   constructor(
     readonly ldr: Loader,
-    warnings: string[],
-  ) {
-    this.warnings = warnings;
-  }
+    readonly ctx: BuildContext,
+  ) {}
 
   load(): void {
     const found: [string, Uint8Array][] = [];
@@ -137,16 +108,9 @@ class KustTarget {
     const raw = parseKustomizationYaml(Buffer.from(found[0][1]).toString('utf8'));
     if (raw !== null && !isObject(raw)) throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(raw)} into Go value of type types.Kustomization`);
     const k = (raw ?? {}) as JSONObject;
-    for (const key of Object.keys(k)) if (!KNOWN_FIELDS.has(key)) throw new KustomizeError('Invalid', `invalid Kustomization: json: unknown field ${JSON.stringify(key)}`);
-    for (const f of ['commonLabels', 'commonAnnotations']) checkStringMap(k, f);
-    for (const f of ['resources', 'components', 'crds', 'bases', 'configurations', 'patchesStrategicMerge', 'buildMetadata']) checkStringList(k, f);
-    for (const f of ['namePrefix', 'nameSuffix', 'namespace', 'kind', 'apiVersion']) {
-      if (k[f] !== undefined && k[f] !== null && typeof k[f] !== 'string') {
-        throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(k[f])} into Go struct field Kustomization.${f} of type string`);
-      }
-    }
+    checkKustomization(k);
     const warn = (f: string, msg: string) => {
-      if (k[f] !== undefined && k[f] !== null) this.warnings.push(msg);
+      if (k[f] !== undefined && k[f] !== null) this.ctx.warnings.push(msg);
     };
     const fix = "Run 'kustomize edit fix' to update your Kustomization automatically.";
     warn('bases', `# Warning: 'bases' is deprecated. Please use 'resources' instead. ${fix}`);
@@ -167,7 +131,10 @@ class KustTarget {
     const required = kind === 'Component' ? 'kustomize.config.k8s.io/v1alpha1' : 'kustomize.config.k8s.io/v1beta1';
     if (apiVersion !== required) errs.push(`apiVersion for ${kind} should be ${required}`);
     if (errs.length > 0) throw new KustomizeError('Invalid', `Failed to read kustomization file under ${this.ldr.root}:\n${errs.join('\n')}`);
-    for (const f of ['generators', 'transformers', 'validators', 'helmCharts', 'helmChartInflationGenerator', 'helmGlobals']) {
+    // kubectl kustomize has no --enable-helm: every chart fails to configure, with this message.
+    const charts = [...((k.helmCharts as JSONValue[] | undefined) ?? []), ...((k.helmChartInflationGenerator as JSONValue[] | undefined) ?? [])];
+    if (charts.length > 0) this.helmRefusal = charts[0];
+    for (const f of ['generators', 'transformers', 'validators']) {
       const v = k[f];
       if (v !== undefined && v !== null && (!Array.isArray(v) || v.length > 0)) {
         throw new KustomizeError('Unsupported', `'${f}' is not supported by Ripple's kustomize builder (plugins and Helm inflation run external programs)`);
@@ -222,7 +189,7 @@ class KustTarget {
         throw new KustomizeError(e.code, `accumulation err='${fileErr.message}': ${e.message}`, { cause: e });
       }
       try {
-        accumulateDirectory(ra, child, false, this.warnings);
+        accumulateDirectory(ra, child, false, this.ctx);
       } catch (e) {
         throw prefixed(`accumulation err='${fileErr.message}'`, e);
       }
@@ -252,7 +219,7 @@ class KustTarget {
       throw e;
     }
     try {
-      return accumulateDirectory(ra, child, true, this.warnings);
+      return accumulateDirectory(ra, child, true, this.ctx);
     } catch (e) {
       if (e instanceof KustomizeError) throw new KustomizeError(e.code, `accumulateDirectory: ${JSON.stringify(e.message)}`, { cause: e });
       throw e;
@@ -314,7 +281,21 @@ class KustTarget {
     return out;
   }
 
+  // Go: openapi.SetSchema — the top-level kustomization's `openapi` wins; otherwise the first one loaded that has it.
+  loadOpenAPI(): void {
+    const p = this.k.openapi?.path;
+    if (this.ctx.schema || !p) return;
+    const text = Buffer.from(this.ldr.load(p)).toString('utf8');
+    const v = text.trimStart().startsWith('{') ? (JSON.parse(text) as JSONValue) : parseDocuments(text, p)[0];
+    if (isObject(v)) this.ctx.schema = v;
+  }
+
   runGenerators(ra: Accumulator): void {
+    if (this.helmRefusal !== undefined) {
+      const chart = isObject(this.helmRefusal) ? { ...this.helmRefusal } : {};
+      if (!chart.namespace && this.k.namespace) chart.namespace = this.k.namespace;
+      throw new KustomizeError('Unsupported', `trouble configuring builtin HelmChartInflationGenerator with config: \`\n${toYamlV3(chart as never)}\`: must specify --enable-helm`);
+    }
     const load = (p: string) => this.ldr.load(p);
     const gens: (() => Resource)[] = [];
     for (const args of this.k.configMapGenerator ?? []) {
@@ -402,7 +383,7 @@ class KustTarget {
     if (patches.length === 0) throw new KustomizeError('Invalid', 'no patches to apply');
     for (const p of patches) {
       const target = getById(m, p.orgId());
-      applySmPatchTo(m, [target], p);
+      applySmPatchTo(m, [target], p, false, this.ctx.schema);
     }
   }
 
@@ -458,7 +439,7 @@ class KustTarget {
         const patch = sm[0];
         if (p.options?.allowNameChange) patch.allowNameChange = true;
         if (p.options?.allowKindChange) patch.allowKindChange = true;
-        applySmPatchTo(m, selected, patch, true);
+        applySmPatchTo(m, selected, patch, true, this.ctx.schema);
         return;
       }
       for (const patch of sm) {
@@ -470,7 +451,7 @@ class KustTarget {
         } catch (e) {
           throw prefixed(`no resource matches strategic merge patch "${idString(patch.orgId())}"`, e);
         }
-        applySmPatchTo(m, [target], patch);
+        applySmPatchTo(m, [target], patch, false, this.ctx.schema);
       }
       return;
     }
@@ -478,6 +459,7 @@ class KustTarget {
     for (const r of selectResources(m.list, p.target)) {
       r.storePreviousId();
       r.obj = applyJsonPatch(r.obj, json!);
+      resetAnnotations(r);
     }
   }
 
@@ -491,8 +473,16 @@ class KustTarget {
     for (const r of selectResources(m.list, p.target)) {
       r.storePreviousId();
       r.obj = applyJsonPatch(r.obj, ops);
+      resetAnnotations(r);
     }
   }
+}
+
+/** BuildContext is what one build shares across its kustomizations: warnings and the OpenAPI schema in force. */
+interface BuildContext {
+  warnings: string[];
+  /** schema is the custom schema of the first kustomization (top-level first) with `openapi.path`. */
+  schema?: JSONObject;
 }
 
 /** Accumulator is accumulator.ResAccumulator: resources, transformer config and vars so far. */
@@ -566,6 +556,13 @@ function goVars(vars: Var[]): string {
 
 function goGenerator(r: Resource): string {
   return `${r.kind} ${r.name}`;
+}
+
+// resetAnnotations is what transformJson6902 does after a JSON patch: it reads the annotations as map[string]string
+// and sets them back, so non-string values become their text and an empty or non-map `annotations` disappears.
+function resetAnnotations(r: Resource): void {
+  if (!isObject(r.obj.metadata)) return;
+  r.setStringMap('annotations', isObject(r.metadata.annotations) ? r.stringMap('annotations') : {});
 }
 
 /** prefixed is errors.WrapPrefixf for KustomizeErrors; anything else is rethrown as is. */
@@ -652,7 +649,7 @@ function getById(m: ResMap, id: ResId): Resource {
 }
 
 // Go: resWrangler.ApplySmPatch + Resource.ApplySmPatch.
-function applySmPatchTo(m: ResMap, targets: Resource[], patch: Resource, retarget = false): void {
+function applySmPatchTo(m: ResMap, targets: Resource[], patch: Resource, retarget: boolean, schema: JSONObject | undefined): void {
   const ids = targets.map((t) => t.curId());
   const keep: Resource[] = [];
   for (const r of m.list) {
@@ -663,7 +660,7 @@ function applySmPatchTo(m: ResMap, targets: Resource[], patch: Resource, retarge
       }
       const { name, namespace, kind } = { name: r.name, namespace: r.namespace, kind: r.kind };
       if (patch.allowNameChange || patch.allowKindChange) r.storePreviousId();
-      const merged = applyStrategicMerge(r.obj, p);
+      const merged = applyStrategicMerge(r.obj, p, schema);
       if (merged === undefined || Object.keys(merged).length === 0) continue;
       r.obj = merged;
       if (!patch.allowKindChange) r.obj.kind = kind;
@@ -712,13 +709,14 @@ function absorb(m: ResMap, r: Resource): void {
   throw new KustomizeError('Conflict', `id ${idGoString(id)} exists; behavior must be merge or replace`);
 }
 
-function accumulateDirectory(ra: Accumulator, ldr: Loader, isComponent: boolean, warnings: string[]): Accumulator {
-  const sub = new KustTarget(ldr, warnings);
+function accumulateDirectory(ra: Accumulator, ldr: Loader, isComponent: boolean, ctx: BuildContext): Accumulator {
+  const sub = new KustTarget(ldr, ctx);
   try {
     sub.load();
   } catch (e) {
     throw prefixed(`couldn't make target for path '${ldr.root}'`, e);
   }
+  sub.loadOpenAPI();
   if (isComponent && sub.k.kind !== 'Component') {
     throw new KustomizeError('Invalid', `expected kind 'Component' for path '${ldr.root}' but got '${sub.k.kind}'`);
   }
@@ -800,9 +798,11 @@ export function buildKustomization(fs: FileTree, dir: string): BuildResult {
     if (fs.readFile(root) !== undefined) throw new KustomizeError('Invalid', `must build at directory: '${root}': file is not directory`);
     throw new KustomizeError('NotFound', `must build at directory: not a valid directory: evalsymlink failure on '${root}' : lstat ${root}: no such file or directory`);
   }
-  const warnings: string[] = [];
-  const kt = new KustTarget(new Loader(fs, root), warnings);
+  const ctx: BuildContext = { warnings: [] };
+  const warnings = ctx.warnings;
+  const kt = new KustTarget(new Loader(fs, root), ctx);
   kt.load();
+  kt.loadOpenAPI();
   const ra = kt.accumulateTarget(new Accumulator());
   const m = ra.resMap;
   for (const r of m.list) {

@@ -81,8 +81,7 @@ function fileSource(source: string): { key: string; path: string } {
   return { key, path };
 }
 
-const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
-const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+// kubectl builds with Kustomize's no-op validator: neither data keys nor env-file names are checked.
 
 // Go: kv.keyValuesFromLines — bufio.Scanner lines (a trailing \r dropped), BOM on the first, leading space trimmed.
 function envPairs(content: Uint8Array): Pair[] {
@@ -97,12 +96,6 @@ function envPairs(content: Uint8Array): Pair[] {
     if (line === '' || line.startsWith('#')) return;
     const eq = line.indexOf('=');
     const key = eq < 0 ? line : line.slice(0, eq);
-    if (!ENV_NAME.test(key)) {
-      throw new KustomizeError(
-        'Invalid',
-        `"${key}" is not a valid key name: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')`,
-      );
-    }
     out.push({ key, value: eq < 0 ? '' : line.slice(eq + 1) });
   });
   return out;
@@ -144,12 +137,6 @@ function wrap(prefix: string, e: unknown): unknown {
 function validatedData(name: string, args: GeneratorArgs, load: FileLoader): Map<string, Uint8Array | string> {
   const known = new Map<string, Uint8Array | string>();
   for (const p of loadPairs(args, load)) {
-    if (!CONFIG_KEY.test(p.key) || p.key.length > 253) {
-      throw new KustomizeError(
-        'Invalid',
-        `"${p.key}" is not a valid key name for a ConfigMap or Secret: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
-      );
-    }
     if (known.has(p.key)) throw new KustomizeError('Invalid', `configmap ${name} illegally repeats the key \`${p.key}\``);
     known.set(p.key, p.value);
   }

@@ -73,6 +73,48 @@ function stripDirectives(v: JSONValue): JSONValue {
 interface Ctx {
   schema: boolean;
   kind: string;
+  /** custom is the definition of the object's kind in a kustomization's `openapi` schema (which replaces kyaml's). */
+  custom?: { root: JSONObject | undefined; defs: JSONObject };
+}
+
+// resolveRef follows a `$ref: #/definitions/NAME`.
+function resolveRef(s: JSONValue | undefined, defs: JSONObject): JSONObject | undefined {
+  for (let i = 0; i < 16 && isObject(s); i++) {
+    if (typeof s.$ref !== 'string') return s;
+    s = defs[s.$ref.replace(/^#\/definitions\//, '')];
+  }
+  return isObject(s) ? s : undefined;
+}
+
+// customMergeKey walks the custom schema along the path (descending into `items` where a list sits) and returns the
+// list's merge key when its patch strategy says merge.
+function customMergeKey(path: string[], c: NonNullable<Ctx['custom']>): string | undefined {
+  let s = resolveRef(c.root, c.defs);
+  for (const p of path) {
+    if (!s) return undefined;
+    if (s.items !== undefined && !isObject(s.properties)) s = resolveRef(s.items, c.defs);
+    const props = s && isObject(s.properties) ? s.properties : undefined;
+    s = props ? resolveRef(props[p], c.defs) : undefined;
+  }
+  if (!s) return undefined;
+  const strategy = typeof s['x-kubernetes-patch-strategy'] === 'string' ? s['x-kubernetes-patch-strategy'] : '';
+  if (!strategy.split(',').includes('merge')) return undefined;
+  return typeof s['x-kubernetes-patch-merge-key'] === 'string' ? s['x-kubernetes-patch-merge-key'] : '';
+}
+
+function customRoot(obj: JSONObject, schema: JSONObject): NonNullable<Ctx['custom']> {
+  const defs = isObject(schema.definitions) ? schema.definitions : {};
+  const av = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  const i = av.lastIndexOf('/');
+  const group = i < 0 ? '' : av.slice(0, i);
+  const version = i < 0 ? av : av.slice(i + 1);
+  for (const d of Object.values(defs)) {
+    if (!isObject(d) || !Array.isArray(d['x-kubernetes-group-version-kind'])) continue;
+    for (const g of d['x-kubernetes-group-version-kind']) {
+      if (isObject(g) && (g.group ?? '') === group && g.version === version && g.kind === obj.kind) return { root: d, defs };
+    }
+  }
+  return { root: undefined, defs };
 }
 
 function mergeMap(dest: JSONValue | undefined, patch: JSONObject, path: string[], ctx: Ctx): JSONValue | typeof DELETE {
@@ -106,7 +148,7 @@ function mergeValue(dest: JSONValue | undefined, patch: JSONValue, path: string[
 // in patch order (merged with the original's of the same key), then the original's other elements in their order;
 // `$patch: delete` elements remove theirs. Elements without the key stay (original) or are dropped (patch).
 function mergeList(dest: JSONValue | undefined, patch: JSONValue[], path: string[], ctx: Ctx): JSONValue | typeof DELETE {
-  const key = ctx.schema ? mergeKeyFor(path, ctx.kind) : undefined;
+  const key = ctx.custom ? customMergeKey(path, ctx.custom) : ctx.schema ? mergeKeyFor(path, ctx.kind) : undefined;
   if (key === undefined || !Array.isArray(dest)) return stripDirectives(patch);
   if (patch.some((e) => isObject(e) && directive(e) === 'replace')) {
     return stripDirectives(patch.filter((e) => !(isObject(e) && directive(e) === 'replace')));
@@ -145,8 +187,12 @@ function mergeList(dest: JSONValue | undefined, patch: JSONValue[], path: string
 }
 
 /** applyStrategicMerge merges patch into a copy of obj as kyaml merge2 does; undefined means the patch deleted it. */
-export function applyStrategicMerge(obj: JSONObject, patch: JSONObject): JSONObject | undefined {
-  const ctx: Ctx = { schema: isBuiltinApiVersion(typeof obj.apiVersion === 'string' ? obj.apiVersion : ''), kind: typeof obj.kind === 'string' ? obj.kind : '' };
+export function applyStrategicMerge(obj: JSONObject, patch: JSONObject, schema?: JSONObject): JSONObject | undefined {
+  const ctx: Ctx = {
+    schema: isBuiltinApiVersion(typeof obj.apiVersion === 'string' ? obj.apiVersion : ''),
+    kind: typeof obj.kind === 'string' ? obj.kind : '',
+    custom: schema ? customRoot(obj, schema) : undefined,
+  };
   const r = mergeMap(cloneValue(obj), cloneValue(patch), [], ctx);
   if (r === DELETE || !isObject(r)) return undefined;
   return r;

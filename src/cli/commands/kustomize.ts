@@ -55,7 +55,7 @@ async function runBuild(args: string[], io: CommandIO): Promise<number> {
     return ExitCode.Ok;
   } catch (e) {
     if (e instanceof KustomizeError) {
-      io.stderr.write(`error: ${e.message}\n`);
+      io.stderr.write(`error: ${e.message.replace(/\n+$/, '')}\n`);
       return ExitCode.Failed;
     }
     throw e;
