@@ -110,7 +110,10 @@ class KustTarget {
     const k = (raw ?? {}) as JSONObject;
     checkKustomization(k);
     const warn = (f: string, msg: string) => {
-      if (k[f] !== undefined && k[f] !== null) this.ctx.warnings.push(msg);
+      if (k[f] !== undefined && k[f] !== null) {
+        this.ctx.warnings.push(msg);
+        this.ctx.onWarning?.(msg);
+      };
     };
     const fix = "Run 'kustomize edit fix' to update your Kustomization automatically.";
     warn('bases', `# Warning: 'bases' is deprecated. Please use 'resources' instead. ${fix}`);
@@ -481,6 +484,7 @@ class KustTarget {
 /** BuildContext is what one build shares across its kustomizations: warnings and the OpenAPI schema in force. */
 interface BuildContext {
   warnings: string[];
+  onWarning?: (warning: string) => void;
   /** schema is the custom schema of the first kustomization (top-level first) with `openapi.path`. */
   schema?: JSONObject;
 }
@@ -784,21 +788,21 @@ function gvkStringForSort(g: Gvk): string {
 
 /** BuildOptions tunes a build. */
 export interface BuildOptions {
-  /** warnings collects the deprecation warnings Kustomize prints to stderr. */
-  warnings?: string[];
+  /** onWarning receives each deprecation warning as Kustomize prints it (to stderr), also when the build fails. */
+  onWarning?: (warning: string) => void;
 }
 
 /**
  * buildKustomization builds the kustomization in dir (an absolute path in fs) as `kubectl kustomize dir` does and
  * returns the printed YAML. Errors are KustomizeErrors with Kustomize's message.
  */
-export function buildKustomization(fs: FileTree, dir: string): BuildResult {
+export function buildKustomization(fs: FileTree, dir: string, opts: BuildOptions = {}): BuildResult {
   const root = posix.resolve('/', dir);
   if (!fs.isDir(root)) {
     if (fs.readFile(root) !== undefined) throw new KustomizeError('Invalid', `must build at directory: '${root}': file is not directory`);
     throw new KustomizeError('NotFound', `must build at directory: not a valid directory: evalsymlink failure on '${root}' : lstat ${root}: no such file or directory`);
   }
-  const ctx: BuildContext = { warnings: [] };
+  const ctx: BuildContext = { warnings: [], onWarning: opts.onWarning };
   const warnings = ctx.warnings;
   const kt = new KustTarget(new Loader(fs, root), ctx);
   kt.load();
@@ -820,7 +824,7 @@ export function buildKustomization(fs: FileTree, dir: string): BuildResult {
   });
   const so = kt.k.sortOptions;
   if (so) {
-    if (so.order !== 'legacy' && so.order !== 'fifo') throw new KustomizeError('Invalid', `the field 'sortOptions.order' must be one of [legacy, fifo]`);
+    if (so.order !== 'legacy' && so.order !== 'fifo') throw new KustomizeError('Invalid', `the field 'sortOptions.order' must be one of [fifo, legacy]`);
     if (so.order === 'fifo' && so.legacySortOptions) throw new KustomizeError('Invalid', `the field 'sortOptions.legacySortOptions' is set but the selected sort order is 'fifo', not 'legacy'`);
     if (so.order === 'legacy') m.list = legacySort(m.list, so.legacySortOptions?.orderFirst ?? LEGACY_FIRST, so.legacySortOptions?.orderLast ?? LEGACY_LAST);
   } else m.list = legacySort(m.list, LEGACY_FIRST, LEGACY_LAST);

@@ -222,12 +222,19 @@ function parsePointer(p: string): string[] {
 const missingPath = (op: string, path: string) =>
   new KustomizeError('Invalid', `${op} operation does not apply: doc is missing path: ${op === 'replace' ? path : `"${path}"`}: missing value`);
 
+// container finds the parent of the pointer's last token. Kustomize applies patches with EnsurePathExistsOnAdd: an
+// `add` creates missing parents (a list where the next token is an index, an object otherwise).
 function container(doc: JSONValue, parts: string[], op: string, path: string): { parent: JSONValue; key: string } {
   let cur: JSONValue = doc;
-  for (const p of parts.slice(0, -1)) {
+  for (let i = 0; i < parts.length - 1; i++) {
+    const p = parts[i];
     let next: JSONValue | undefined;
     if (Array.isArray(cur)) next = /^\d+$/.test(p) ? cur[Number(p)] : undefined;
     else if (isObject(cur)) next = cur[p];
+    if ((next === undefined || next === null) && op === 'add' && isObject(cur)) {
+      next = /^(\d+|-)$/.test(parts[i + 1]) ? [] : {};
+      cur[p] = next;
+    }
     if (next === undefined || next === null) throw missingPath(op, path);
     cur = next;
   }

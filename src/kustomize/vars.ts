@@ -4,7 +4,7 @@
 import { KustomizeError } from './errors.js';
 import { applyFieldSpec, NO_CHANGE } from './fieldspec.js';
 import { findFields, smarterPathSplit } from './replacements.js';
-import { effectiveNamespace, isClusterScoped, parseGroupVersion, type ResId } from './resource.js';
+import { effectiveNamespace, gvkString, isClusterScoped, parseGroupVersion, type ResId } from './resource.js';
 import type { JSONValue } from './yaml.js';
 import type { Accumulator } from './build.js';
 
@@ -15,9 +15,12 @@ export interface Var {
   fieldref?: { fieldpath?: string };
 }
 
+// varString is Go's %v of a types.Var: the objref prints as its Gvk (resid.Gvk's String method is promoted), the
+// field path defaults to metadata.name.
 function varString(v: Var): string {
   const o = v.objref ?? {};
-  return `{${v.name} {${o.kind ?? ''} ${o.name ?? ''} ${o.namespace ?? ''} ${o.apiVersion ?? ''}} {${v.fieldref?.fieldpath ?? ''}}}`;
+  const gv = o.apiVersion ? parseGroupVersion(o.apiVersion) : { group: o.group ?? '', version: o.version ?? '' };
+  return `{${v.name} ${gvkString({ ...gv, kind: o.kind ?? '' })} {${v.fieldref?.fieldpath || 'metadata.name'}}}`;
 }
 
 /** mergeVars is ResAccumulator.MergeVars: each var remembered by the resource its objref names. */

@@ -49,8 +49,7 @@ async function runBuild(args: string[], io: CommandIO): Promise<number> {
   if (positionals.length > 1) throw new UsageError(`expected one directory, got ${positionals.length}`);
   const dir = resolve(positionals[0] ?? '.');
   try {
-    const r = buildKustomization(diskTree(), dir);
-    for (const w of r.warnings) io.stderr.write(`${w}\n`);
+    const r = buildKustomization(diskTree(), dir, { onWarning: (w) => io.stderr.write(`${w}\n`) });
     io.stdout.write(r.yaml);
     return ExitCode.Ok;
   } catch (e) {
