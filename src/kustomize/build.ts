@@ -89,6 +89,9 @@ const goType = (v: unknown): string =>
 class KustTarget {
   k!: Kustomization;
   helmRefusal: JSONValue | undefined;
+  kustFileName = 'kustomization.yaml';
+  /** originPath is this kustomization's directory relative to the top one (origin annotations). */
+  originPath = '';
 
   constructor(
     readonly ldr: Loader,
@@ -105,6 +108,7 @@ class KustTarget {
       throw new KustomizeError('NotFound', `unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '${this.ldr.root}'`);
     }
     if (found.length > 1) throw new KustomizeError('Invalid', `Found multiple kustomization files under: ${this.ldr.root}\n`);
+    this.kustFileName = found[0][0];
     const raw = parseKustomizationYaml(Buffer.from(found[0][1]).toString('utf8'));
     if (raw !== null && !isObject(raw)) throw new KustomizeError('Invalid', `invalid Kustomization: json: cannot unmarshal ${goType(raw)} into Go value of type types.Kustomization`);
     const k = (raw ?? {}) as JSONObject;
@@ -113,7 +117,7 @@ class KustTarget {
       if (k[f] !== undefined && k[f] !== null) {
         this.ctx.warnings.push(msg);
         this.ctx.onWarning?.(msg);
-      };
+      }
     };
     const fix = "Run 'kustomize edit fix' to update your Kustomization automatically.";
     warn('bases', `# Warning: 'bases' is deprecated. Please use 'resources' instead. ${fix}`);
@@ -192,7 +196,7 @@ class KustTarget {
         throw new KustomizeError(e.code, `accumulation err='${fileErr.message}': ${e.message}`, { cause: e });
       }
       try {
-        accumulateDirectory(ra, child, false, this.ctx);
+        accumulateDirectory(ra, child, false, this.ctx, posix.join(this.originPath, p));
       } catch (e) {
         throw prefixed(`accumulation err='${fileErr.message}'`, e);
       }
@@ -207,6 +211,7 @@ class KustTarget {
       throw prefixed(`accumulating resources from '${p}'`, e);
     }
     try {
+      if (this.ctx.origins) for (const r of resources) setOrigin(r, originText({ path: posix.join(this.originPath, p) }));
       for (const r of resources) ra.resMap.append(r);
     } catch (e) {
       throw prefixed(`merging resources from '${p}'`, e);
@@ -222,7 +227,7 @@ class KustTarget {
       throw e;
     }
     try {
-      return accumulateDirectory(ra, child, true, this.ctx);
+      return accumulateDirectory(ra, child, true, this.ctx, posix.join(this.originPath, p));
     } catch (e) {
       if (e instanceof KustomizeError) throw new KustomizeError(e.code, `accumulateDirectory: ${JSON.stringify(e.message)}`, { cause: e });
       throw e;
@@ -300,17 +305,18 @@ class KustTarget {
       throw new KustomizeError('Unsupported', `trouble configuring builtin HelmChartInflationGenerator with config: \`\n${toYamlV3(chart as never)}\`: must specify --enable-helm`);
     }
     const load = (p: string) => this.ldr.load(p);
-    const gens: (() => Resource)[] = [];
+    const gens: [() => Resource, string][] = [];
     for (const args of this.k.configMapGenerator ?? []) {
       const a = { ...args, options: mergeGlobalOptions(args.options, this.k.generatorOptions) };
-      gens.push(() => makeConfigMap(a, load));
+      gens.push([() => makeConfigMap(a, load), 'ConfigMapGenerator']);
     }
     for (const args of this.k.secretGenerator ?? []) {
       const a = { ...args, options: mergeGlobalOptions(args.options, this.k.generatorOptions) };
-      gens.push(() => makeSecret(a, load));
+      gens.push([() => makeSecret(a, load), 'SecretGenerator']);
     }
-    for (const g of gens) {
+    for (const [g, by] of gens) {
       const r = g();
+      if (this.ctx.origins) setOrigin(r, originText({ configuredIn: posix.join(this.originPath, this.kustFileName), configuredBy: by }));
       try {
         absorb(ra.resMap, r);
       } catch (e) {
@@ -484,6 +490,8 @@ class KustTarget {
 /** BuildContext is what one build shares across its kustomizations: warnings and the OpenAPI schema in force. */
 interface BuildContext {
   warnings: string[];
+  /** origins is buildMetadata's originAnnotations: resources carry config.kubernetes.io/origin. */
+  origins?: boolean;
   onWarning?: (warning: string) => void;
   /** schema is the custom schema of the first kustomization (top-level first) with `openapi.path`. */
   schema?: JSONObject;
@@ -567,6 +575,21 @@ function goGenerator(r: Resource): string {
 function resetAnnotations(r: Resource): void {
   if (!isObject(r.obj.metadata)) return;
   r.setStringMap('annotations', isObject(r.metadata.annotations) ? r.stringMap('annotations') : {});
+}
+
+const ORIGIN = 'config.kubernetes.io/origin';
+
+// originText is resource.Origin.String: the origin as YAML (path, or configuredIn and configuredBy).
+function originText(o: { path?: string; configuredIn?: string; configuredBy?: string }): string {
+  const scalar = (k: string, v: string) => toYamlV3({ [k]: v });
+  if (o.path !== undefined) return scalar('path', o.path);
+  return `${scalar('configuredIn', o.configuredIn ?? '')}configuredBy:\n  apiVersion: builtin\n  kind: ${o.configuredBy}\n`;
+}
+
+function setOrigin(r: Resource, text: string): void {
+  const a = r.stringMap('annotations');
+  a[ORIGIN] = text;
+  r.setStringMap('annotations', a);
 }
 
 /** prefixed is errors.WrapPrefixf for KustomizeErrors; anything else is rethrown as is. */
@@ -690,7 +713,10 @@ function absorb(m: ResMap, r: Resource): void {
   const index = m.list.indexOf(old);
   if (r.behavior === 'replace' || r.behavior === 'merge') {
     r.setStringMap('labels', { ...old.stringMap('labels'), ...r.stringMap('labels') });
-    r.setStringMap('annotations', { ...old.stringMap('annotations'), ...r.stringMap('annotations') });
+    const annotations = { ...old.stringMap('annotations'), ...r.stringMap('annotations') };
+    // A merge keeps the origin of the object merged into.
+    if (r.behavior === 'merge' && old.stringMap('annotations')[ORIGIN] !== undefined) annotations[ORIGIN] = old.stringMap('annotations')[ORIGIN];
+    r.setStringMap('annotations', annotations);
     r.name = old.name;
     r.namespace = old.namespace;
     r.prev = old.prev.map((p) => ({ ...p }));
@@ -713,8 +739,9 @@ function absorb(m: ResMap, r: Resource): void {
   throw new KustomizeError('Conflict', `id ${idGoString(id)} exists; behavior must be merge or replace`);
 }
 
-function accumulateDirectory(ra: Accumulator, ldr: Loader, isComponent: boolean, ctx: BuildContext): Accumulator {
+function accumulateDirectory(ra: Accumulator, ldr: Loader, isComponent: boolean, ctx: BuildContext, originPath: string): Accumulator {
   const sub = new KustTarget(ldr, ctx);
+  sub.originPath = originPath;
   try {
     sub.load();
   } catch (e) {
@@ -806,6 +833,11 @@ export function buildKustomization(fs: FileTree, dir: string, opts: BuildOptions
   const warnings = ctx.warnings;
   const kt = new KustTarget(new Loader(fs, root), ctx);
   kt.load();
+  const buildMetadata = kt.k.buildMetadata ?? [];
+  for (const b of buildMetadata) {
+    if (b === 'transformerAnnotations') throw new KustomizeError('Unsupported', `buildMetadata '${b}' is not supported by Ripple's kustomize builder`);
+  }
+  ctx.origins = buildMetadata.includes('originAnnotations');
   kt.loadOpenAPI();
   const ra = kt.accumulateTarget(new Accumulator());
   const m = ra.resMap;
@@ -828,6 +860,19 @@ export function buildKustomization(fs: FileTree, dir: string, opts: BuildOptions
     if (so.order === 'fifo' && so.legacySortOptions) throw new KustomizeError('Invalid', `the field 'sortOptions.legacySortOptions' is set but the selected sort order is 'fifo', not 'legacy'`);
     if (so.order === 'legacy') m.list = legacySort(m.list, so.legacySortOptions?.orderFirst ?? LEGACY_FIRST, so.legacySortOptions?.orderLast ?? LEGACY_LAST);
   } else m.list = legacySort(m.list, LEGACY_FIRST, LEGACY_LAST);
+  if (buildMetadata.includes('managedByLabel')) {
+    // kubectl's embedded Kustomize reports its version as (devel).
+    transformMapEntries(m, { 'app.kubernetes.io/managed-by': 'kustomize-(devel)' }, [{ group: '', version: '', kind: '', path: 'metadata/labels', create: true }]);
+  }
+  // Go: RemoveOriginAnnotations / RemoveTransformerAnnotations run unless buildMetadata asks to keep them, whoever set them.
+  for (const r of m.list) {
+    const a = r.metadata.annotations;
+    if (!isObject(a)) continue;
+    const drop = [...(ctx.origins ? [] : [ORIGIN]), 'alpha.config.kubernetes.io/transformations'].filter((k) => k in a);
+    if (drop.length === 0) continue;
+    for (const k of drop) delete a[k];
+    if (Object.keys(a).length === 0) delete r.metadata.annotations;
+  }
   const resources = m.list.map((r) => r.obj);
   const yaml = resources.map((o) => resourceYaml(o)).join('---\n');
   return { yaml, warnings, resources };

@@ -42,18 +42,22 @@ export class Loader {
   constructor(
     readonly fs: FileTree,
     readonly root: string,
+    /** referrer is the loader of the kustomization that referred to this one (for cycle detection). */
+    readonly referrer?: Loader,
   ) {}
 
   /** load reads a file relative to the root, refusing paths that leave it. */
   load(rel: string): Uint8Array {
+    // Go: fileLoader.Load — symlinks resolved first (a missing path fails there), then directories and paths outside
+    // the root are refused.
     const abs = posix.resolve(this.root, rel);
+    const c = this.fs.readFile(abs);
+    if (c === undefined && !this.fs.isDir(abs)) {
+      throw new KustomizeError('NotFound', `evalsymlink failure on '${abs}' : lstat ${abs}: no such file or directory`);
+    }
+    if (c === undefined) throw new KustomizeError('Invalid', `'${abs}' must resolve to a file`);
     if (abs !== this.root && !abs.startsWith(this.root === '/' ? '/' : this.root + '/')) {
       throw new KustomizeError('Invalid', `security; file '${abs}' is not in or below '${this.root}'`);
-    }
-    const c = this.fs.readFile(abs);
-    if (c === undefined) {
-      if (this.fs.isDir(abs)) throw new KustomizeError('Invalid', `'${abs}' must resolve to a file`);
-      throw new KustomizeError('NotFound', `evalsymlink failure on '${abs}' : lstat ${abs}: no such file or directory`);
     }
     return toBytes(c);
   }
@@ -74,7 +78,12 @@ export class Loader {
       if (this.fs.readFile(abs) !== undefined) throw new KustomizeError('Invalid', `must build at directory: '${abs}': file is not directory`);
       throw new KustomizeError('NotFound', `must build at directory: not a valid directory: evalsymlink failure on '${abs}' : lstat ${abs}: no such file or directory`);
     }
-    if (abs === this.root) throw new KustomizeError('Invalid', `cycle detected: candidate root '${abs}' contains visited root '${this.root}'`);
-    return new Loader(this.fs, abs);
+    // Go: fileLoader.errIfArgEqualOrHigher — a root at or above any root visited on the way here is a cycle.
+    for (let l: Loader | undefined = this; l; l = l.referrer) {
+      if (abs === '/' || l.root === abs || l.root.startsWith(abs + '/')) {
+        throw new KustomizeError('Invalid', `cycle detected: candidate root '${abs}' contains visited root '${l.root}'`);
+      }
+    }
+    return new Loader(this.fs, abs, this);
   }
 }
