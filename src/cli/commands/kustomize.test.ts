@@ -88,3 +88,14 @@ for (const name of cases) {
   });
 }
 
+
+test('the ripple binary prints the build on stdout and exits 0, an error as `error: ...` on stderr with exit 1', () => {
+  const bin = join(root, 'bin', 'ripple.js');
+  const ok = spawnSync(process.execPath, [bin, 'kustomize', 'build', join(dir, 'overlay-base', 'input', 'overlay')], { encoding: 'utf8' });
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(ok.stdout, readFileSync(join(dir, 'overlay-base', 'expected.stdout'), 'utf8'));
+  const bad = spawnSync(process.execPath, [bin, 'kustomize', 'build', join(dir, 'missing-resource', 'input')], { encoding: 'utf8' });
+  assert.equal(bad.status, 1);
+  assert.equal(bad.stdout, '');
+  assert.equal(bad.stderr.split(join(dir, 'missing-resource', 'input')).join('$INPUT'), readFileSync(join(dir, 'missing-resource', 'expected.stderr'), 'utf8'));
+});
