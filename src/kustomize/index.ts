@@ -2,3 +2,4 @@
 export { buildKustomization, type BuildOptions, type BuildResult } from './build.js';
 export { KustomizeError, type KustomizeErrorCode } from './errors.js';
 export { mapFileTree, type FileTree } from './filesys.js';
+export { readTarball, type TarballLimits } from './tarball.js';
