@@ -10,7 +10,6 @@ import {
   mergeFieldSpecs,
   mergeTransformerConfig,
   type FieldSpec,
-  type NameBackReference,
   type TransformerConfig,
 } from './fieldspec.js';
 import { Loader, isRemote, type FileTree } from './filesys.js';
@@ -18,7 +17,7 @@ import { hashResource, makeConfigMap, makeSecret, mergeGlobalOptions, type Gener
 import { fixNameReferences } from './nameref.js';
 import { applyJsonPatch, applyStrategicMerge, selectResources, type JsonOp, type Selector } from './patch.js';
 import { applyReplacements, type Replacement } from './replacements.js';
-import { ResMap, Resource, gvkSelected, idGoString, idString, idEquals, type Gvk, type ResId } from './resource.js';
+import { ResMap, Resource, idGoString, idString, idEquals, type Gvk, type ResId } from './resource.js';
 import { transformImages, transformMapEntries, transformNameAffix, transformNamespace, transformReplicas, type Image } from './transformers.js';
 import { resolveVars, mergeVars, type Var } from './vars.js';
 import { toYamlV3 } from '../funcs/index.js';
@@ -730,9 +729,7 @@ function absorb(m: ResMap, r: Resource): void {
         else delete r.obj[f];
       }
     }
-    // The hash flag survives only when the new generator asked for it; otherwise the old resource's wins.
-    r.needsHash = r.needsHash || false;
-    if (!r.needsHash) r.needsHash = false;
+    // The hash flag is the new generator's own (CopyMergeMetaDataFieldsFrom drops the old one's).
     m.list[index] = r;
     return;
   }
@@ -878,4 +875,3 @@ export function buildKustomization(fs: FileTree, dir: string, opts: BuildOptions
   return { yaml, warnings, resources };
 }
 
-export { gvkSelected };

@@ -15,9 +15,3 @@ export class KustomizeError extends Error {
     super(message, options);
   }
 }
-
-/** wrapPrefix is kyaml errors.WrapPrefixf: the prefix, ": ", then the cause's message, keeping the code. */
-export function wrapPrefix(prefix: string, e: unknown): KustomizeError {
-  if (e instanceof KustomizeError) return new KustomizeError(e.code, `${prefix}: ${e.message}`, { cause: e });
-  throw e;
-}

@@ -4,7 +4,7 @@
 import { parseAllDocuments } from 'yaml';
 import { matchesLabelSelector, parseLabelSelector } from '../api/index.js';
 import { KustomizeError } from './errors.js';
-import { effectiveNamespace, gvkString, parseGroupVersion, type ResId, type Resource } from './resource.js';
+import { effectiveNamespace, gvkString, type ResId, type Resource } from './resource.js';
 import { isObject, type JSONObject, type JSONValue } from './yaml.js';
 
 /** ReplacementSelector is types.Selector as replacements use it (exact match, not regex). */
@@ -218,6 +218,3 @@ export function applyReplacements(resources: Resource[], replacements: Replaceme
     }
   }
 }
-
-/** gvOf splits a selector's apiVersion-less group/version for error text. */
-export const gvOf = parseGroupVersion;

@@ -5,7 +5,7 @@
 import { KustomizeError } from './errors.js';
 import { applyFieldSpec, NO_CHANGE, type FieldSpec } from './fieldspec.js';
 import { gvkSelected, gvkString, isClusterScoped, type ResMap, type Resource } from './resource.js';
-import { isObject, type JSONObject, type JSONValue } from './yaml.js';
+import { isObject, type JSONValue } from './yaml.js';
 
 function considering(fs: FieldSpec, r: Resource, e: unknown): unknown {
   if (e instanceof KustomizeError) {
@@ -207,14 +207,4 @@ export function transformReplicas(m: ResMap, rep: Replica, specs: FieldSpec[]): 
   if (!found) {
     throw new KustomizeError('NotFound', `resource with name ${rep.name} does not match a config with the following GVK [${specs.map((f) => gvkString(f)).join(' ')}]`);
   }
-}
-
-/** setObjectField sets a nested field, creating maps on the way (used by generators' options). */
-export function setObjectField(obj: JSONObject, path: string[], v: JSONValue): void {
-  let cur = obj;
-  for (const p of path.slice(0, -1)) {
-    if (!isObject(cur[p])) cur[p] = {};
-    cur = cur[p] as JSONObject;
-  }
-  cur[path[path.length - 1]] = v;
 }
