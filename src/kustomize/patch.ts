@@ -26,13 +26,43 @@ const MERGE_KEYS: Record<string, string> = {
   conditions: 'type',
 };
 
-const BUILTIN_GROUPS = /^(|apps|batch|autoscaling|policy|extensions|[a-z0-9.-]*\.k8s\.io)$/;
+// The apiVersion/kind pairs kyaml's built-in schema (Kubernetes 1.21) knows; any other kind has no schema, so its
+// lists are replaced. Go: kyaml/openapi precomputedIsNamespaceScoped (the schema's resource kinds).
+const SCHEMA_KINDS = new Set([
+  'admissionregistration.k8s.io/v1 MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1beta1 MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1beta1 ValidatingWebhookConfiguration',
+  'apiextensions.k8s.io/v1 CustomResourceDefinition', 'apiextensions.k8s.io/v1beta1 CustomResourceDefinition',
+  'apiregistration.k8s.io/v1 APIService', 'apiregistration.k8s.io/v1beta1 APIService', 'apps/v1 ControllerRevision',
+  'apps/v1 DaemonSet', 'apps/v1 Deployment', 'apps/v1 ReplicaSet', 'apps/v1 StatefulSet',
+  'autoscaling/v1 HorizontalPodAutoscaler', 'autoscaling/v1 Scale', 'autoscaling/v2beta1 HorizontalPodAutoscaler',
+  'autoscaling/v2beta2 HorizontalPodAutoscaler', 'batch/v1 CronJob', 'batch/v1 Job', 'batch/v1beta1 CronJob',
+  'certificates.k8s.io/v1 CertificateSigningRequest', 'certificates.k8s.io/v1beta1 CertificateSigningRequest',
+  'coordination.k8s.io/v1 Lease', 'coordination.k8s.io/v1beta1 Lease', 'discovery.k8s.io/v1 EndpointSlice',
+  'discovery.k8s.io/v1beta1 EndpointSlice', 'events.k8s.io/v1 Event', 'events.k8s.io/v1beta1 Event',
+  'extensions/v1beta1 Ingress', 'flowcontrol.apiserver.k8s.io/v1beta1 FlowSchema',
+  'flowcontrol.apiserver.k8s.io/v1beta1 PriorityLevelConfiguration', 'networking.k8s.io/v1 Ingress',
+  'networking.k8s.io/v1 IngressClass', 'networking.k8s.io/v1 NetworkPolicy', 'networking.k8s.io/v1beta1 Ingress',
+  'networking.k8s.io/v1beta1 IngressClass', 'node.k8s.io/v1 RuntimeClass', 'node.k8s.io/v1beta1 RuntimeClass',
+  'policy/v1 PodDisruptionBudget', 'policy/v1beta1 PodDisruptionBudget', 'policy/v1beta1 PodSecurityPolicy',
+  'rbac.authorization.k8s.io/v1 ClusterRole', 'rbac.authorization.k8s.io/v1 ClusterRoleBinding',
+  'rbac.authorization.k8s.io/v1 Role', 'rbac.authorization.k8s.io/v1 RoleBinding',
+  'rbac.authorization.k8s.io/v1beta1 ClusterRole', 'rbac.authorization.k8s.io/v1beta1 ClusterRoleBinding',
+  'rbac.authorization.k8s.io/v1beta1 Role', 'rbac.authorization.k8s.io/v1beta1 RoleBinding',
+  'scheduling.k8s.io/v1 PriorityClass', 'scheduling.k8s.io/v1beta1 PriorityClass', 'storage.k8s.io/v1 CSIDriver',
+  'storage.k8s.io/v1 CSINode', 'storage.k8s.io/v1 StorageClass', 'storage.k8s.io/v1 VolumeAttachment',
+  'storage.k8s.io/v1beta1 CSIDriver', 'storage.k8s.io/v1beta1 CSINode', 'storage.k8s.io/v1beta1 CSIStorageCapacity',
+  'storage.k8s.io/v1beta1 StorageClass', 'storage.k8s.io/v1beta1 VolumeAttachment', 'v1 ComponentStatus',
+  'v1 ConfigMap', 'v1 Endpoints', 'v1 Event', 'v1 LimitRange', 'v1 Namespace', 'v1 Node', 'v1 NodeProxyOptions',
+  'v1 PersistentVolume', 'v1 PersistentVolumeClaim', 'v1 Pod', 'v1 PodAttachOptions', 'v1 PodExecOptions',
+  'v1 PodPortForwardOptions', 'v1 PodProxyOptions', 'v1 PodTemplate', 'v1 ReplicationController', 'v1 ResourceQuota',
+  'v1 Secret', 'v1 Service', 'v1 ServiceAccount', 'v1 ServiceProxyOptions',
+]);
 
-/** isBuiltinApiVersion tells whether kyaml has a schema for the group (so lists merge by key). */
-function isBuiltinApiVersion(apiVersion: string): boolean {
-  const i = apiVersion.lastIndexOf('/');
-  const group = i < 0 ? '' : apiVersion.slice(0, i);
-  return BUILTIN_GROUPS.test(group);
+/** hasBuiltinSchema tells whether kyaml has a schema for the object's kind (so lists merge by key). */
+function hasBuiltinSchema(apiVersion: string, kind: string): boolean {
+  return SCHEMA_KINDS.has(`${apiVersion} ${kind}`);
 }
 
 function mergeKeyFor(path: string[], kind: string): string | undefined {
@@ -189,7 +219,7 @@ function mergeList(dest: JSONValue | undefined, patch: JSONValue[], path: string
 /** applyStrategicMerge merges patch into a copy of obj as kyaml merge2 does; undefined means the patch deleted it. */
 export function applyStrategicMerge(obj: JSONObject, patch: JSONObject, schema?: JSONObject): JSONObject | undefined {
   const ctx: Ctx = {
-    schema: isBuiltinApiVersion(typeof obj.apiVersion === 'string' ? obj.apiVersion : ''),
+    schema: hasBuiltinSchema(typeof obj.apiVersion === 'string' ? obj.apiVersion : '', typeof obj.kind === 'string' ? obj.kind : ''),
     kind: typeof obj.kind === 'string' ? obj.kind : '',
     custom: schema ? customRoot(obj, schema) : undefined,
   };

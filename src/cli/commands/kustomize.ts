@@ -61,6 +61,7 @@ async function runBuild(args: string[], io: CommandIO): Promise<number> {
   }
 }
 
+/** commands registers `ripple kustomize build`. */
 export const commands: Command[] = [
   {
     path: ['kustomize', 'build'],
