@@ -22,7 +22,7 @@ import { transformImages, transformMapEntries, transformNameAffix, transformName
 import { resolveVars, mergeVars, type Var } from './vars.js';
 import { toYamlV3 } from '../funcs/index.js';
 import { checkKustomization } from './kustomization-schema.js';
-import { cloneValue, isObject, parseDocuments, parseKustomizationYaml, resourceYaml, type JSONObject, type JSONValue } from './yaml.js';
+import { cloneValue, DUPLICATE_KEYS, isObject, parseDocuments, parseKustomizationYaml, resourceYaml, type JSONObject, type JSONValue } from './yaml.js';
 
 /** BuildResult is a build's printed output and the warnings Kustomize writes to stderr. */
 export interface BuildResult {
@@ -635,7 +635,9 @@ function resourcesFromBytes(b: Uint8Array, file: string): Resource[] {
       queue.push(...items);
       continue;
     }
-    out.push(new Resource(n));
+    const r = new Resource(n);
+    r.decodeErrors = DUPLICATE_KEYS.get(n) ?? [];
+    out.push(r);
   }
   return out;
 }
@@ -869,6 +871,11 @@ export function buildKustomization(fs: FileTree, dir: string, opts: BuildOptions
     if (drop.length === 0) continue;
     for (const k of drop) delete a[k];
     if (Object.keys(a).length === 0) delete r.metadata.annotations;
+  }
+  for (const r of m.list) {
+    if (r.decodeErrors.length > 0) {
+      throw new KustomizeError('Invalid', `map[string]interface {}(nil): yaml: unmarshal errors:\n  ${r.decodeErrors.join('\n  ')}`);
+    }
   }
   const resources = m.list.map((r) => r.obj);
   const yaml = resources.map((o) => resourceYaml(o)).join('---\n');

@@ -125,6 +125,8 @@ export class Resource {
   /** allowNameChange/allowKindChange are a patch's options (patches[].options). */
   allowNameChange = false;
   allowKindChange = false;
+  /** decodeErrors are yaml.v3's errors for the source document (repeated keys), reported when the object is printed. */
+  decodeErrors: string[] = [];
 
   constructor(public obj: JSONObject) {}
 
@@ -195,6 +197,7 @@ export class Resource {
     r.behavior = this.behavior;
     r.needsHash = this.needsHash;
     r.refVarNames = [...this.refVarNames];
+    r.decodeErrors = [...this.decodeErrors];
     return r;
   }
   get(path: string[]): JSONValue | undefined {

@@ -2,7 +2,7 @@
 // stay integers) and writing a resource the way `kubectl kustomize` prints it: Resource.AsYAML is JSON first, then
 // sigs.k8s.io/yaml JSONToYAML (yaml.v2: keys sorted, 2-space indent, sequences not indented, long lines folded).
 // Go: kustomize api/resource/resource.go AsYAML, kyaml/yaml/rnode.go MarshalJSON.
-import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node as YNode } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YNode } from 'yaml';
 import { parseYamlSigs, toYamlSigs, YAMLError } from '../funcs/index.js';
 import { KustomizeError } from './errors.js';
 
@@ -18,7 +18,8 @@ export const isObject = (v: unknown): v is JSONObject => typeof v === 'object' &
 
 /** parseDocuments decodes every non-empty document of a YAML stream as yaml.v3 would (YAML 1.2, ints as bigint). */
 export function parseDocuments(text: string, file: string): JSONValue[] {
-  const docs = parseAllDocuments(text, { version: '1.2', schema: 'core', intAsBigInt: true, uniqueKeys: false, prettyErrors: false });
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { version: '1.2', schema: 'core', intAsBigInt: true, uniqueKeys: false, prettyErrors: false, lineCounter });
   const out: JSONValue[] = [];
   for (const d of Array.isArray(docs) ? docs : [docs]) {
     if (d.errors.length > 0) {
@@ -27,31 +28,44 @@ export function parseDocuments(text: string, file: string): JSONValue[] {
       const msg = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
       throw new KustomizeError('Invalid', `MalformedYAMLError: yaml: line ${line}: ${msg} in File: ${file}`);
     }
-    const v = convert(d.contents as YNode | null, d);
+    const dups: string[] = [];
+    const startLine = d.contents?.range ? lineCounter.linePos(d.contents.range[0]).line : 1;
+    const v = convert(d.contents as YNode | null, d, (n) => (n.range ? lineCounter.linePos(n.range[0]).line - startLine + 1 : 0), dups);
     if (v === null) continue;
+    if (dups.length > 0 && isObject(v)) DUPLICATE_KEYS.set(v, dups);
     out.push(v);
   }
   return out;
 }
 
-function convert(n: YNode | null | undefined, doc: Document.Parsed): JSONValue {
+/**
+ * DUPLICATE_KEYS holds, for a decoded document, yaml.v3's complaints about repeated mapping keys. kyaml reads such a
+ * document without error; decoding it into a map fails later, when the object is printed.
+ */
+export const DUPLICATE_KEYS = new WeakMap<JSONObject, string[]>();
+
+function convert(n: YNode | null | undefined, doc: Document.Parsed, lineOf: (n: YNode) => number, dups: string[]): JSONValue {
   if (n === null || n === undefined) return null;
-  if (isAlias(n)) return convert(n.resolve(doc) as YNode, doc);
+  if (isAlias(n)) return convert(n.resolve(doc) as YNode, doc, lineOf, dups);
   if (isMap(n)) {
     const o: JSONObject = {};
+    const firstLine = new Map<string, number>();
     for (const pair of n.items) {
       const k = pair.key as YNode | null;
-      const v = convert(pair.value as YNode | null, doc);
+      const v = convert(pair.value as YNode | null, doc, lineOf, dups);
       if (isScalar(k) && k.value === '<<' && k.type === 'PLAIN') {
         for (const src of Array.isArray(v) ? v : [v]) if (isObject(src)) for (const [mk, mv] of Object.entries(src)) if (!(mk in o)) o[mk] = mv;
         continue;
       }
-      const key = convert(k, doc);
-      o[typeof key === 'string' ? key : key === null ? 'null' : String(key)] = v;
+      const key = convert(k, doc, lineOf, dups);
+      const ks = typeof key === 'string' ? key : key === null ? 'null' : String(key);
+      if (k && firstLine.has(ks)) dups.push(`line ${lineOf(k)}: mapping key ${JSON.stringify(ks)} already defined at line ${firstLine.get(ks)}`);
+      else if (k) firstLine.set(ks, lineOf(k));
+      o[ks] = v;
     }
     return o;
   }
-  if (isSeq(n)) return n.items.map((e) => convert(e as YNode, doc));
+  if (isSeq(n)) return n.items.map((e) => convert(e as YNode, doc, lineOf, dups));
   if (isScalar(n)) {
     if (n.type === 'PLAIN' && !n.tag && typeof n.source === 'string') return resolvePlainV3(n.source);
     const v = n.value;
