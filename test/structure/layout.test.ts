@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const src = join(root, 'src');
-const PURE = new Set(['api', 'gotemplate', 'funcs', 'lua', 'match', 'helm']);
+const PURE = new Set(['api', 'gotemplate', 'funcs', 'lua', 'match', 'helm', 'kustomize']);
 const IO_MODULES = /^(node:)?(fs|fs\/promises|net|http|https|http2|child_process|dgram|dns|tls|worker_threads|cluster)$|^better-sqlite3$|^@kubernetes\/client-node$/;
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
