@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // test.mjs: runs every *.test.ts under src/ and test/ with node:test through tsx.
 // Usage: npm test [-- PATH_SUBSTRING...]   (only test files whose path contains one of the substrings)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
@@ -24,6 +24,14 @@ const files = ['src', 'test']
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(2);
+}
+// The e2e tests run bin/ripple.js, which runs the compiled build when it is current: rebuild it first (about a
+// second with esbuild) so they exercise the code as it is now, compiled — a stale build would make bin/ripple.js
+// fall back to the sources with a note on stderr that output-comparing tests would trip on.
+const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+if (build.status !== 0) {
+  console.error('test: the compiled build failed (npm run build); the e2e tests would run a stale one');
+  process.exit(1);
 }
 const concurrency = process.env.RIPPLE_TEST_CONCURRENCY ?? String(Math.max(2, availableParallelism()));
 const child = spawn(

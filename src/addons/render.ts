@@ -5,7 +5,7 @@
 // Go: addon-controller controllers/template_instantiation.go instantiateTemplateValues;
 // libsveltos lib/template GetReferenceResourceName / GetReferenceResourceNamespace
 import { addonFuncMap, renderClusterTemplate, type FuncOptions } from '../funcs/index.js';
-import { decodeJSON, GoStruct, parseCached, TemplateError, type FuncMap, type GoMap, type GoValue } from '../gotemplate/index.js';
+import { decodeJSON, DEFAULT_EXEC_BUDGET, GoStruct, parseCached, TemplateError, type ExecBudget, type FuncMap, type GoMap, type GoValue } from '../gotemplate/index.js';
 
 /** RenderResult is rendered text, or the template error (Go's message: name, line, column, cause). */
 export type RenderResult = { ok: true; text: string } | { ok: false; message: string };
@@ -34,8 +34,12 @@ export interface PolicyData {
 export class PolicyRenderer {
   private current: GoMap = {};
   private readonly funcs: FuncMap;
+  /** Every deploy-time render runs under gotemplate's default budget, timed with the deployer's clock. */
+  private readonly budget: ExecBudget;
 
   constructor(funcOptions: FuncOptions) {
+    const clock = funcOptions.clock;
+    this.budget = clock ? { ...DEFAULT_EXEC_BUDGET, clock: () => clock.now() } : DEFAULT_EXEC_BUDGET;
     const slot = () => this.current;
     // A view over the current render's resources: the funcs see `Object.hasOwn(view, id)` / `view[id]` of it.
     const view = new Proxy({} as GoMap, {
@@ -74,7 +78,7 @@ export class PolicyRenderer {
     const mgmt = data.fields.MgmtResources;
     this.current = mgmt !== null && typeof mgmt === 'object' ? (mgmt as GoMap) : {};
     try {
-      return { ok: true, text: tmpl.execute(data) };
+      return { ok: true, text: tmpl.execute(data, this.budget) };
     } catch (err) {
       if (err instanceof TemplateError) return { ok: false, message: err.message };
       throw err;

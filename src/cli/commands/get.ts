@@ -361,7 +361,7 @@ ClusterProfiles they generated.`,
     { header: 'FAILED', cell: (r) => count(r.failed) },
     { header: 'PROFILES', cell: (r) => count(r.profiles) },
     { header: 'AGE', cell: (r) => r.age },
-    { header: 'MESSAGE', wide: true, cell: (r) => (r.failures[0] ? firstLine(`${r.failures[0].cluster}: ${r.failures[0].message}`) : '') },
+    { header: 'MESSAGE', cell: (r) => (r.failures[0] ? firstLine(`${r.failures[0].cluster}: ${r.failures[0].message}`) : '') },
   ],
   watches: [
     { apiVersion: LIB, kind: 'EventTrigger' },
