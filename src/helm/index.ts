@@ -37,7 +37,8 @@ export {
 } from './action.js';
 export { packageChart, metadataYaml } from './package.js';
 export { lintChart, type LintMessage, type LintSeverity } from './lint.js';
-// Release records in Helm 3's storage format (names that clash with the chart model carry a Release prefix).
+// Release records in Helm 3's storage format (names that clash with the chart model carry a Release prefix; the
+// release module's own validateReleaseName is the same rule as action.ts's).
 export {
   RELEASE_STATUSES,
   HELM_STORAGE_TYPE,

@@ -24,7 +24,7 @@ import {
   validateReleaseName,
   type Release,
   type ReleaseStatus,
-} from './release-index.js';
+} from './release.js';
 
 function sample(): Release {
   const r = newRelease('web', 'apps', 2);

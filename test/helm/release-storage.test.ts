@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
-import { marshalRelease, newRelease, releaseFromSecret, releaseSecret, releaseSelector, deployedRelease, type Release } from '../../src/helm/release-index.js';
+import { marshalRelease, newRelease, releaseFromSecret, releaseSecret, releaseSelector, deployedRelease, type Release } from '../../src/helm/index.js';
 
 let srv: TestApiServer;
 let work: string;
