@@ -79,7 +79,8 @@ function readOwner(path: string): LockOwner | undefined {
 /** lockDataDir creates dir if needed and takes its lock for this process, or throws DataDirLockedError naming the
  * live holder. A stale lock (its process gone) is taken over. Other I/O errors (EACCES, EROFS…) are thrown as they are. */
 export function lockDataDir(dir: string, command: string): DataDirLock {
-  mkdirSync(dir, { recursive: true });
+  // 0700 like prepareDataDir: the lock is the first thing written, so a fresh directory is born private.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, LOCK_FILE);
   const me: LockOwner = { pid: process.pid, start: processStart(process.pid), host: hostname(), command, since: new Date().toISOString() };
   const text = JSON.stringify(me) + '\n';
