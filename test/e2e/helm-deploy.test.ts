@@ -13,6 +13,7 @@ import { loadChartFiles, packageChart, releaseFromSecret } from '../../src/helm/
 import { startEmbedded, type Embedded } from '../../src/manager/index.js';
 import { eventually } from '../support/eventually.js';
 import { startChartRepo, type ChartRepo } from '../support/chart-repo.js';
+import { runCli } from '../support/run-cli.js';
 import { kubectl } from './ripple-up.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -133,6 +134,11 @@ test('helmCharts: install, upgrade, a missing version visible in status, uninsta
   assert.match(rel.manifest, /# Source: webapp\/templates\/config.yaml/);
   const st = await eventually(summary, (s) => s?.featureSummaries?.some((f) => f.featureID === 'Helm' && f.status === 'Provisioned') ?? false, { message: 'Helm Provisioned' });
   assert.deepEqual(st?.helmReleaseSummaries?.map((h) => [h.releaseName, h.status]), [['web', 'Managing']]);
+  // ripple get addons lists the release (like sveltosctl's helm chart rows), with the chart in the wide VERSION column.
+  const get = await runCli(['get', 'addons', '--kubeconfig', env.kubeconfigPath, '--context', 'mgmt', '-o', 'wide']);
+  assert.equal(get.code, 0, get.stderr);
+  const line = get.stdout.split('\n').find((l) => /HelmRelease/.test(l)) ?? '';
+  assert.match(line, /cluster-a\/cluster-a\s+Remote\s+HelmRelease\s+charts\/webapp 0\.1\.0\s+web\s+web\s+ClusterProfile\/webapp\s+.*Helm Provisioned/);
 
   // Upgrade: v2 deployed, v1 superseded; the object 0.2.0 no longer has is deleted.
   await kc(['--context', 'mgmt', 'apply', '-f', '-'], profile(repo.url, '0.2.0'));

@@ -510,7 +510,12 @@ type Feature = { featureID: string; status?: string; failureMessage?: string; la
 /** SummaryObject is a ClusterSummary as `get addons` reads it. */
 export type SummaryObject = KubeObject & {
   spec?: { clusterNamespace?: string; clusterName?: string; clusterType?: string };
-  status?: { dependencies?: string; featureSummaries?: Feature[]; deployedGVKs?: { featureID?: string; deployedGroupVersionKind?: string[] }[] };
+  status?: {
+    dependencies?: string;
+    featureSummaries?: Feature[];
+    deployedGVKs?: { featureID?: string; deployedGroupVersionKind?: string[] }[];
+    helmReleaseSummaries?: { releaseName?: string; releaseNamespace?: string; chartName?: string; chartVersion?: string; status?: string; failureMessage?: string }[];
+  };
 };
 
 interface AddonRow {
@@ -527,6 +532,8 @@ interface AddonRow {
   status: string;
   lastApplied: string;
   message: string;
+  /** VERSION column when it is not the apiVersion: a Helm release's chart and version. */
+  version?: string;
 }
 
 /** profileOf names a ClusterSummary's (or ClusterReport's) profile from its labels. */
@@ -657,9 +664,27 @@ Flags (besides the common ones):
             }
           }
         }
+        // Helm releases, one line each (like sveltosctl's "helm chart" rows), from the ClusterSummary's status.
+        const helm = features.find((f) => f.featureID === 'Helm');
+        const releases = helm?.status === 'Provisioned' ? (s.status?.helmReleaseSummaries ?? []) : [];
+        for (const h of releases) {
+          rows.push({
+            ...base,
+            target: 'Remote',
+            apiVersion: '',
+            kind: 'HelmRelease',
+            namespace: h.releaseNamespace ?? '',
+            name: h.releaseName ?? '',
+            feature: 'Helm',
+            status: helm?.status ?? '',
+            lastApplied: helm?.lastAppliedTime ?? '',
+            message: h.failureMessage ?? '',
+            version: [h.chartName, h.chartVersion].filter((x) => x).join(' '),
+          });
+        }
         // Features with nothing to show per object: not provisioned, failed, or a cluster that could not be read.
         for (const f of features.length > 0 ? features : [{ featureID: 'Resources', status: 'Provisioning' } as Feature]) {
-          const objectsShown = f.featureID === 'Resources' && found > 0 && f.status === 'Provisioned' && !readError;
+          const objectsShown = (f.featureID === 'Resources' && found > 0 && f.status === 'Provisioned' && !readError) || (f.featureID === 'Helm' && releases.length > 0);
           if (objectsShown) continue;
           if (f.status === 'Provisioned' && !readError && gvks.length === 0) continue;
           const message = [f.failureMessage, f.featureID === 'Resources' ? readError : '', s.status?.dependencies?.includes('not') ? s.status.dependencies : ''].filter((m) => m).join('; ');
@@ -675,7 +700,7 @@ Flags (besides the common ones):
     { header: 'CLUSTER', cell: (r) => r.cluster },
     { header: 'TARGET', wide: true, cell: (r) => r.target },
     { header: 'KIND', cell: (r) => (r.apiVersion ? kindLabel(r.apiVersion, r.kind) : r.kind) },
-    { header: 'VERSION', wide: true, cell: (r) => r.apiVersion },
+    { header: 'VERSION', wide: true, cell: (r) => r.version ?? r.apiVersion },
     { header: 'NAMESPACE', cell: (r) => r.namespace },
     { header: 'NAME', cell: (r) => r.name },
     { header: 'PROFILE', cell: (r) => r.profile },
