@@ -74,6 +74,32 @@ export interface HelmChartResult {
   transient?: boolean;
 }
 
+/**
+ * unhonouredOptions names the helmCharts options a chart sets that Ripple accepts but does not act on yet, so the
+ * caller can say so visibly (a Warning Event) instead of ignoring them silently.
+ */
+export function unhonouredOptions(chart: HelmChart): string[] {
+  const o = chart.options ?? {};
+  const out: string[] = [];
+  const flag = (on: unknown, name: string) => on && out.push(name);
+  flag(o.atomic, 'options.atomic');
+  flag(o.runTests, 'options.runTests');
+  flag(o.dependencyUpdate, 'options.dependencyUpdate');
+  flag(o.postRenderStrategy, 'options.postRenderStrategy');
+  flag(o.installOptions?.takeOwnership, 'options.installOptions.takeOwnership');
+  flag(o.upgradeOptions?.force, 'options.upgradeOptions.force');
+  flag(o.upgradeOptions?.recreate, 'options.upgradeOptions.recreate');
+  flag(o.upgradeOptions?.cleanupOnFail, 'options.upgradeOptions.cleanupOnFail');
+  flag(o.upgradeOptions?.resetValues, 'options.upgradeOptions.resetValues');
+  flag(o.upgradeOptions?.reuseValues, 'options.upgradeOptions.reuseValues');
+  flag(o.upgradeOptions?.resetThenReuseValues, 'options.upgradeOptions.resetThenReuseValues');
+  flag(o.upgradeOptions?.upgradeCRDs, 'options.upgradeOptions.upgradeCRDs');
+  flag(o.upgradeOptions?.takeOwnership, 'options.upgradeOptions.takeOwnership');
+  flag(chart.signatureVerification, 'signatureVerification');
+  flag(chart.provenanceVerification, 'provenanceVerification');
+  return out;
+}
+
 /** HelmPass is what one Helm pass needs: the ClusterSummary's spec, the target cluster and the template data. */
 export interface HelmPass {
   spec: ClusterProfileSpec;
@@ -209,6 +235,7 @@ export class HelmFeature {
       const objects = parseObjects(manifest);
       await this.applyAll(client, objects, name, namespace);
       if (deployed) await this.deleteDropped(client, parseObjects(deployed.manifest), objects, namespace);
+      if (opts.wait || opts.waitForJobs) await waitForReady(client, objects, namespace, Boolean(opts.waitForJobs), timeoutMs);
       if (!hooksOff) await this.runHooks(client, rel, isUpgrade ? 'post-upgrade' : 'post-install', namespace, timeoutMs);
     } catch (err) {
       rel.info.status = 'failed';
@@ -591,6 +618,69 @@ async function waitForHook(client: KubeClient, o: KubeObject, timeoutMs: number)
     timeoutMs,
   );
   return r ?? `timed out waiting for the condition after ${Math.round(timeoutMs / 1000)}s`;
+}
+
+/**
+ * waitForReady waits, object by object, until the release's workloads are ready as Helm's kube waiter judges them
+ * (Deployments, StatefulSets, ReplicaSets: ready replicas; DaemonSets: every scheduled pod ready; Pods: Ready;
+ * PVCs: Bound; LoadBalancer Services: an address; Jobs complete only with waitForJobs). Throws on the timeout or a
+ * failed Job. Go: helm pkg/kube/ready.go
+ */
+async function waitForReady(client: KubeClient, objects: KubeObject[], namespace: string, jobs: boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const o of objects) {
+    const check = readiness(o.kind, jobs);
+    if (!check) continue;
+    const ref = refOf(o, namespace);
+    const left = deadline - Date.now();
+    const r = left > 0 ? await waitFor<true | string>(client, ref, (cur) => (cur ? check(cur) : undefined), left) : undefined;
+    if (r === undefined) throw new HelmInstallError(`timed out waiting for ${o.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name} to be ready (options.timeout ${Math.round(timeoutMs / 1000)}s)`);
+    if (r !== true) throw new HelmInstallError(`${o.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}: ${r}`);
+  }
+}
+
+type Readiness = (o: KubeObject) => true | string | undefined;
+
+function readiness(kind: string, jobs: boolean): Readiness | undefined {
+  const num = (v: unknown, d = 0) => (typeof v === 'number' ? v : d);
+  const spec = (o: KubeObject) => (o.spec ?? {}) as Record<string, unknown>;
+  const status = (o: KubeObject) => (o.status ?? {}) as Record<string, unknown>;
+  const observed = (o: KubeObject) => num(status(o).observedGeneration, -1) >= num(o.metadata.generation, 0);
+  switch (kind) {
+    case 'Deployment':
+    case 'StatefulSet':
+    case 'ReplicaSet':
+      return (o) => (observed(o) && num(status(o).readyReplicas) >= num(spec(o).replicas, 1) ? true : undefined);
+    case 'DaemonSet':
+      return (o) => (observed(o) && num(status(o).desiredNumberScheduled, -1) >= 0 && num(status(o).numberReady) >= num(status(o).desiredNumberScheduled) ? true : undefined);
+    case 'Pod':
+      return (o) => {
+        const st = status(o) as { phase?: string; conditions?: { type: string; status: string }[] };
+        if (st.phase === 'Succeeded') return true;
+        if (st.phase === 'Failed') return 'pod failed';
+        return st.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? true : undefined;
+      };
+    case 'PersistentVolumeClaim':
+      return (o) => ((status(o) as { phase?: string }).phase === 'Bound' ? true : undefined);
+    case 'Service':
+      return (o) => {
+        if ((spec(o) as { type?: string }).type !== 'LoadBalancer') return true;
+        const ingress = ((status(o) as { loadBalancer?: { ingress?: unknown[] } }).loadBalancer?.ingress ?? []).length;
+        return ingress > 0 ? true : undefined;
+      };
+    case 'Job':
+      if (!jobs) return undefined;
+      return (o) => {
+        for (const c of (status(o) as { conditions?: { type: string; status: string; reason?: string }[] }).conditions ?? []) {
+          if (c.status !== 'True') continue;
+          if (c.type === 'Complete') return true;
+          if (c.type === 'Failed') return `job failed: ${c.reason ?? ''}`;
+        }
+        return undefined;
+      };
+    default:
+      return undefined;
+  }
 }
 
 /** waitFor watches one object until check returns a value (or the timeout passes: undefined). */

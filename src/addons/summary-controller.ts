@@ -52,7 +52,7 @@ import { appliedDigest, comparable, groupOf, identityKey, identityOf, plan, plan
 import { fingerprint, KindWatcher, ReferenceIndex, refKey, type RefEntry } from './refs.js';
 import { PolicyRenderer } from './render.js';
 import { goJSON, sha256Hex, STAMP_ANNOTATIONS } from './stamp.js';
-import { HELM_FEATURE, HelmFeature, type HelmChartResult } from './helm-feature.js';
+import { HELM_FEATURE, HelmFeature, unhonouredOptions, type HelmChartResult } from './helm-feature.js';
 import { ChartCache } from '../charts/index.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
@@ -316,6 +316,11 @@ export class SummaryReconciler {
       });
     if (status.helmReleaseSummaries.length === 0) delete status.helmReleaseSummaries;
     for (const r of results) this.recordHelm(raw, r);
+    // Options Ripple accepts but does not act on yet are said aloud, once per pass that does something.
+    const ignored = [...new Set(charts.flatMap((h) => unhonouredOptions(h).map((o) => `${h.releaseName}: ${o}`)))];
+    if (ignored.length > 0 && results.some((r) => r.action !== 'NoAction')) {
+      record(this.c, raw, 'Warning', 'NotSupported', `helmCharts options not acted on by Ripple yet (the release is deployed without them): ${ignored.join(', ')}`);
+    }
     if (charts.length === 0) return { requeue: false };
     const failed = results.find((r) => r.error);
     if (failed) {

@@ -161,3 +161,79 @@ test('helmCharts: install, upgrade, a missing version visible in status, uninsta
   await eventually(releases, (r) => r.length === 0, { timeoutMs: 30_000, message: 'release records removed' });
   await eventually(() => configMap('web-config'), (c) => c === undefined, { message: 'web-config uninstalled' });
 });
+
+function waitChartTgz(failJob: boolean): { filename: string; bytes: Buffer } {
+  const files = [
+    { name: 'Chart.yaml', data: enc(`apiVersion: v2\nname: batch\nversion: ${failJob ? '2.0.0' : '1.0.0'}\n`) },
+    {
+      name: 'templates/deploy.yaml',
+      data: enc('apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}-api\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n      - name: api\n        image: registry.example/api:1\n'),
+    },
+    {
+      name: 'templates/job.yaml',
+      // A Job of the same name would already be complete from 1.0.0 (its template is immutable): 2.0.0 has its own.
+      data: enc(`apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Release.Name }}-migrate${failJob ? '-v2' : ''}\n${failJob ? '  annotations:\n    ripple.dev/simulate-job: fail\n' : ''}spec:\n  backoffLimit: 0\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: migrate\n        image: registry.example/migrate:1\n`),
+    },
+  ];
+  const p = packageChart(loadChartFiles(files), 1_700_000_000);
+  return { filename: p.filename, bytes: Buffer.from(p.bytes) };
+}
+
+test('helmCharts wait/waitForJobs: deployed once the Deployment is ready and the Job complete; a failing Job fails the release; unhonoured options are said aloud', { timeout: 120_000 }, async () => {
+  const good = waitChartTgz(false);
+  const bad = waitChartTgz(true);
+  const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  const index = `apiVersion: v1\nentries:\n  batch:\n  - {apiVersion: v2, name: batch, version: 2.0.0, digest: ${digest(bad.bytes)}, urls: [${bad.filename}]}\n  - {apiVersion: v2, name: batch, version: 1.0.0, digest: ${digest(good.bytes)}, urls: [${good.filename}]}\n`;
+  const repo2 = await startChartRepo({ '/index.yaml': index, [`/${good.filename}`]: good.bytes, [`/${bad.filename}`]: bad.bytes });
+  const cp = (version: string) => `apiVersion: config.projectsveltos.io/v1beta1
+kind: ClusterProfile
+metadata:
+  name: batch
+spec:
+  clusterSelector:
+    matchLabels:
+      env: fv
+  helmCharts:
+  - repositoryURL: ${repo2.url}
+    repositoryName: b
+    chartName: b/batch
+    chartVersion: ${version}
+    releaseName: jobs
+    releaseNamespace: jobs
+    options:
+      wait: true
+      waitForJobs: true
+      atomic: true
+      timeout: 30s
+`;
+  try {
+    const rels = async () =>
+      (JSON.parse(await kc(['--context', 'cluster-a', '-n', 'jobs', 'get', 'secrets', '-l', 'owner=helm,name=jobs', '-o', 'json'])) as { items: Obj[] }).items
+        .map((s) => releaseFromSecret(s))
+        .sort((a, b) => a.version - b.version)
+        .map((r) => `${r.version}:${r.info?.status}`);
+    await kc(['--context', 'mgmt', 'apply', '-f', '-'], cp('1.0.0'));
+    await eventually(rels, (r) => r.join(',') === '1:deployed', { timeoutMs: 60_000, message: 'release jobs v1 deployed after the waits' });
+    // deployed is written only after the waits: by then the workloads are ready and the Job complete.
+    const dep = JSON.parse(await kc(['--context', 'cluster-a', '-n', 'jobs', 'get', 'deployment', 'jobs-api', '-o', 'json'])) as { status?: { readyReplicas?: number } };
+    assert.equal(dep.status?.readyReplicas, 2);
+    const job = JSON.parse(await kc(['--context', 'cluster-a', '-n', 'jobs', 'get', 'job', 'jobs-migrate', '-o', 'json'])) as { status?: { conditions?: { type: string; status: string }[] } };
+    assert.ok(job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'));
+    const warned = await kc(['--context', 'mgmt', '-n', 'cluster-a', 'get', 'events', '--field-selector', 'reason=NotSupported', '-o', 'json']);
+    assert.match(warned, /jobs: options\.atomic/);
+
+    // 2.0.0's Job fails: the upgrade is recorded failed and the ClusterSummary says why.
+    await kc(['--context', 'mgmt', 'apply', '-f', '-'], cp('2.0.0'));
+    const failed = await eventually(summary, (s) => /job failed/.test(s?.featureSummaries?.find((f) => f.featureID === 'Helm')?.failureMessage ?? ''), { timeoutMs: 60_000, message: 'Helm failed on the Job' });
+    assert.match(failed?.featureSummaries?.find((f) => f.featureID === 'Helm')?.failureMessage ?? '', /Job jobs\/jobs-migrate-v2: job failed/);
+    // The failed upgrade is retried with backoff, each try a new revision (pruned to maxHistory, keeping the
+    // deployed one): 1.0.0 stays the deployed release.
+    const history = await rels();
+    assert.equal(history[0], '1:deployed');
+    assert.ok(history.slice(1).every((r) => /:(failed|pending-upgrade)$/.test(r)), history.join(','));
+    await kc(['--context', 'mgmt', 'delete', 'clusterprofile', 'batch', '--wait=false']);
+    await eventually(rels, (r) => r.length === 0, { timeoutMs: 30_000, message: 'release jobs uninstalled' });
+  } finally {
+    await repo2.stop();
+  }
+});
