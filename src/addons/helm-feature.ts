@@ -82,7 +82,6 @@ export function unhonouredOptions(chart: HelmChart): string[] {
   const o = chart.options ?? {};
   const out: string[] = [];
   const flag = (on: unknown, name: string) => on && out.push(name);
-  flag(o.atomic, 'options.atomic');
   flag(o.runTests, 'options.runTests');
   flag(o.dependencyUpdate, 'options.dependencyUpdate');
   flag(o.postRenderStrategy, 'options.postRenderStrategy');
@@ -241,7 +240,14 @@ export class HelmFeature {
       rel.info.status = 'failed';
       rel.info.description = `${isUpgrade ? 'Upgrade' : 'Release'} "${name}" failed: ${errorMessage(err)}`;
       await this.writeRecord(client, rel, 'update');
-      throw err;
+      if (!opts.atomic) throw err;
+      // atomic (Helm's --atomic): a failed install is uninstalled, a failed upgrade rolled back to the deployed one.
+      if (deployed) {
+        await this.rollback(client, deployed, rel, namespace);
+        throw new HelmInstallError(`an error occurred while upgrading; the release was rolled back to revision ${deployed.version} (atomic): ${errorMessage(err)}`, { cause: err });
+      }
+      await this.uninstall(client, name, namespace, { ...chart, options: { ...opts, uninstallOptions: { ...opts.uninstallOptions, keepHistory: false } } });
+      throw new HelmInstallError(`the installation failed and was uninstalled (atomic): ${errorMessage(err)}`, { cause: err });
     }
     rel.info.status = 'deployed';
     await this.writeRecord(client, rel, 'update');
@@ -249,6 +255,20 @@ export class HelmFeature {
     for (const [i, old] of history.entries()) if (superseded[i] !== old) await this.writeRecord(client, superseded[i]!, 'update');
     void valuesHash;
     return { chart, action: isUpgrade ? 'Upgrade' : 'Install', revision };
+  }
+
+  /**
+   * rollback is Helm's rollback to a deployed revision: its objects applied again, what the failed revision added
+   * deleted, a new record (`Rollback to N`) deployed, the old one superseded. Go: pkg/action/rollback.go
+   */
+  private async rollback(client: KubeClient, target: Release, failed: Release, namespace: string): Promise<void> {
+    const objects = parseObjects(target.manifest);
+    await this.applyAll(client, objects, target.name, namespace);
+    await this.deleteDropped(client, parseObjects(failed.manifest), objects, namespace);
+    const now = formatHelmTime(new Date(this.c.clock.now()));
+    const rolled: Release = { ...target, version: failed.version + 1, info: { ...(target.info ?? withInfo(target, {}).info!), status: 'deployed', lastDeployed: now, description: `Rollback to ${target.version}` } };
+    await this.writeRecord(client, rolled, 'create');
+    await this.writeRecord(client, withInfo(target, { status: 'superseded' }), 'update');
   }
 
   private render(loaded: ReturnType<typeof loadChartArchive>, values: Record<string, unknown>, name: string, namespace: string, revision: number, isUpgrade: boolean, skipSchemaValidation?: boolean): RenderedChart {

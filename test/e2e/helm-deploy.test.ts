@@ -204,6 +204,7 @@ spec:
       wait: true
       waitForJobs: true
       atomic: true
+      runTests: true
       timeout: 30s
 `;
   try {
@@ -220,17 +221,20 @@ spec:
     const job = JSON.parse(await kc(['--context', 'cluster-a', '-n', 'jobs', 'get', 'job', 'jobs-migrate', '-o', 'json'])) as { status?: { conditions?: { type: string; status: string }[] } };
     assert.ok(job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'));
     const warned = await kc(['--context', 'mgmt', '-n', 'cluster-a', 'get', 'events', '--field-selector', 'reason=NotSupported', '-o', 'json']);
-    assert.match(warned, /jobs: options\.atomic/);
+    assert.match(warned, /jobs: options\.runTests/);
+    assert.doesNotMatch(warned, /options\.atomic/);
 
-    // 2.0.0's Job fails: the upgrade is recorded failed and the ClusterSummary says why.
+    // 2.0.0's Job fails: with atomic the upgrade is rolled back to revision 1 (a new record, "Rollback to 1"),
+    // and the ClusterSummary says what failed and that it was rolled back.
     await kc(['--context', 'mgmt', 'apply', '-f', '-'], cp('2.0.0'));
     const failed = await eventually(summary, (s) => /job failed/.test(s?.featureSummaries?.find((f) => f.featureID === 'Helm')?.failureMessage ?? ''), { timeoutMs: 60_000, message: 'Helm failed on the Job' });
-    assert.match(failed?.featureSummaries?.find((f) => f.featureID === 'Helm')?.failureMessage ?? '', /Job jobs\/jobs-migrate-v2: job failed/);
-    // The failed upgrade is retried with backoff, each try a new revision (pruned to maxHistory, keeping the
-    // deployed one): 1.0.0 stays the deployed release.
-    const history = await rels();
-    assert.equal(history[0], '1:deployed');
-    assert.ok(history.slice(1).every((r) => /:(failed|pending-upgrade)$/.test(r)), history.join(','));
+    assert.match(failed?.featureSummaries?.find((f) => f.featureID === 'Helm')?.failureMessage ?? '', /rolled back to revision 1 \(atomic\): Job jobs\/jobs-migrate-v2: job failed/);
+    const records = async () =>
+      (JSON.parse(await kc(['--context', 'cluster-a', '-n', 'jobs', 'get', 'secrets', '-l', 'owner=helm,name=jobs', '-o', 'json'])) as { items: Obj[] }).items.map((s) => releaseFromSecret(s));
+    const rolledBack = await eventually(records, (rs) => rs.some((r) => r.info?.status === 'deployed' && r.info.description === 'Rollback to 1'), { timeoutMs: 30_000, message: 'a Rollback to 1 record deployed' });
+    const back = rolledBack.find((r) => r.info?.status === 'deployed')!;
+    assert.equal(back.chart?.metadata?.version, '1.0.0');
+    assert.ok(back.version > 1);
     await kc(['--context', 'mgmt', 'delete', 'clusterprofile', 'batch', '--wait=false']);
     await eventually(rels, (r) => r.length === 0, { timeoutMs: 30_000, message: 'release jobs uninstalled' });
   } finally {
