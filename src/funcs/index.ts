@@ -7,5 +7,5 @@ export { toYamlSigs, toYamlV3, parseYamlSigs, YAMLError } from './yaml.js';
 export { renderClusterTemplate, type ClusterTemplateData } from './cluster-template.js';
 export { renderCaseLine, renderCase, formatCaseResult, type CaseResult, type CaseRunOptions, type OracleCase } from './oracle-case.js';
 export { defineFunc, goError } from './define.js';
-export { marshalJSON, unmarshalJSON, JSONError } from './json.js';
+export { jsonString, marshalJSON, unmarshalJSON, JSONError } from './json.js';
 export { isValidSemver, isCompatibleRange, newVersion, newVersion as newSemver, parseSemverConstraint, SemverVersion } from './semver.js';

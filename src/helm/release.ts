@@ -9,6 +9,7 @@
 // lines 216-256; pkg/storage/storage.go makeKey, line 251). A Secret's data is base64 in the Kubernetes API, so the
 // release text travels base64(base64(gzip(json))).
 import { gunzipSync, gzipSync, constants as zlibConstants } from 'node:zlib';
+import { jsonString } from '../funcs/index.js';
 
 /** ReleaseStatus is Helm's release.Status. Go: pkg/release/status.go lines 23-42 */
 export type ReleaseStatus =
@@ -183,52 +184,10 @@ export class ReleaseFormatError extends Error {
 // Go encoding/json, as far as a release needs it: struct fields in declaration order with omitempty, maps with
 // sorted keys, HTML-safe string escaping, float64 numbers.
 
-const HEX = '0123456789abcdef';
-
-/** goJSONString is Go's encoding/json string encoding with HTML escaping (Go ≥ 1.22: \b and \f as short escapes). */
+/** goJSONString is Go's encoding/json string encoding with HTML escaping (funcs' jsonString, shared with the
+ * template functions). */
 export function goJSONString(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    switch (ch) {
-      case '"':
-        out += '\\"';
-        continue;
-      case '\\':
-        out += '\\\\';
-        continue;
-      case '\n':
-        out += '\\n';
-        continue;
-      case '\r':
-        out += '\\r';
-        continue;
-      case '\t':
-        out += '\\t';
-        continue;
-      case '\b':
-        out += '\\b';
-        continue;
-      case '\f':
-        out += '\\f';
-        continue;
-      case '<':
-      case '>':
-      case '&':
-        out += '\\u00' + HEX[c >> 4] + HEX[c & 0xf];
-        continue;
-      case '\u2028':
-        out += '\\u2028';
-        continue;
-      case '\u2029':
-        out += '\\u2029';
-        continue;
-    }
-    if (c < 0x20) out += '\\u00' + HEX[c >> 4] + HEX[c & 0xf];
-    else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd'; // a lone surrogate is invalid UTF-8; Go writes U+FFFD
-    else out += ch;
-  }
-  return out + '"';
+  return jsonString(s, true);
 }
 
 /** goJSONNumber formats a float64 as Go's encoding/json does (shortest round-trip; exponent form outside [1e-6, 1e21)). */

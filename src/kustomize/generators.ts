@@ -2,6 +2,7 @@
 // content hash Kustomize appends to generated names. Go: kustomize api/kv/kv.go, api/internal/generators,
 // api/hasher/hasher.go.
 import { createHash } from 'node:crypto';
+import { jsonString } from '../funcs/index.js';
 import { KustomizeError } from './errors.js';
 import { Resource, type GenerationBehavior } from './resource.js';
 import { isObject, type JSONObject, type JSONValue } from './yaml.js';
@@ -214,20 +215,8 @@ export function goJSON(v: unknown): string {
   return `{${keys.map((k) => `${goString(k)}:${goJSON(o[k])}`).join(',')}}`;
 }
 
-function goString(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (c < 0x20 || ch === '<' || ch === '>' || ch === '&' || c === 0x2028 || c === 0x2029) out += `\\u${c.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return out + '"';
-}
+// Go's encoding/json string encoding with HTML escaping.
+const goString = (s: string): string => jsonString(s, true);
 
 // Kubernetes' hash encoding: the first 10 hex digits of the sha256, with vowels and easily confused digits replaced.
 function encodeHash(hex: string): string {
