@@ -218,7 +218,7 @@ export class HelmFeature {
     rel.chart = releaseChart(loaded);
     rel.config = values;
     rel.manifest = manifest;
-    rel.hooks = rendered.hooks.map((h) => ({ ...h, events: h.events as ReleaseHook['events'], deletePolicies: h.deletePolicies as ReleaseHook['deletePolicies'], lastRun: { startedAt: '', completedAt: '', phase: '' } }));
+    rel.hooks = rendered.hooks.map((h) => ({ ...h, deletePolicies: h.deletePolicies as ReleaseHook['deletePolicies'], lastRun: { startedAt: '', completedAt: '', phase: '' } }));
     if (opts.labels) rel.labels = { ...opts.labels };
     if (opts.description) rel.info.description = opts.description;
     if (opts.installOptions?.createNamespace !== false) await this.ensureNamespace(client, namespace);

@@ -69,7 +69,6 @@ export {
   newRelease,
   type ReleaseStatus,
   type HelmTime,
-  type HookEvent as ReleaseHookEvent,
   type HookDeletePolicy,
   type HookPhase,
   type HookExecution,

@@ -10,6 +10,7 @@
 // release text travels base64(base64(gzip(json))).
 import { gunzipSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { jsonString } from '../funcs/index.js';
+import type { HookEvent } from './manifests.js';
 
 /** ReleaseStatus is Helm's release.Status. Go: pkg/release/status.go lines 23-42 */
 export type ReleaseStatus =
@@ -47,17 +48,8 @@ export function isPendingStatus(s: ReleaseStatus): boolean {
  */
 export type HelmTime = string;
 
-/** HookEvent is release.HookEvent. Go: hook.go lines 27-37 */
-export type HookEvent =
-  | 'pre-install'
-  | 'post-install'
-  | 'pre-delete'
-  | 'post-delete'
-  | 'pre-upgrade'
-  | 'post-upgrade'
-  | 'pre-rollback'
-  | 'post-rollback'
-  | 'test';
+/** HookEvent is release.HookEvent (Go: hook.go lines 27-37): the same values the chart's annotations use. */
+export type { HookEvent } from './manifests.js';
 
 /** HookDeletePolicy is release.HookDeletePolicy. Go: hook.go lines 45-49 */
 export type HookDeletePolicy = 'hook-succeeded' | 'hook-failed' | 'before-hook-creation';
