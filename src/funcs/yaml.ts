@@ -273,6 +273,9 @@ function convertNode(n: YNode | null | undefined, doc: Document.Parsed): GoValue
       return typeof v === 'string' ? v : v;
     }
     if (typeof v === 'number') {
+      // The yaml package's YAML 1.1 float rule lets both mantissa parts be empty, so `e1` or `E5` come out as NaN;
+      // yaml.v2 (go-yaml resolve) reads such plain scalars as strings. Its rule decides. Go: resolve.go
+      if (n.type === 'PLAIN' && typeof n.source === 'string' && resolvePlain(n.source, 'v2').tag === 'str') return n.source;
       if (!Number.isFinite(v)) throw new YAMLError(`error converting YAML to JSON: json: unsupported value: ${formatFloat(v, 'g', -1, 64)}`);
       return v;
     }

@@ -7,56 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { runCli } from '../support/run-cli.js';
-import { kubectlFor, startRipple, tempDataDir, until, type RippleUp } from './ripple-up.js';
+import { SERVICE_INFO_EVENTS, kubectlFor, startRipple, tempDataDir, until, type RippleUp } from './ripple-up.js';
 
-const CONTROL = `apiVersion: lib.projectsveltos.io/v1beta1
-kind: EventSource
-metadata:
-  name: labelled-services
-spec:
-  collectResources: true
-  resourceSelectors:
-  - group: ""
-    version: v1
-    kind: Service
-    labelFilters:
-    - key: sveltos
-      operation: Equal
-      value: fv
----
-apiVersion: lib.projectsveltos.io/v1beta1
-kind: EventTrigger
-metadata:
-  name: info-per-service
-spec:
-  sourceClusterSelector:
-    matchLabels:
-      env: fv
-  eventSourceName: labelled-services
-  oneForEvent: true
-  policyRefs:
-  - name: per-service
-    namespace: default
-    kind: ConfigMap
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: per-service
-  namespace: default
-  annotations:
-    projectsveltos.io/template: "ok"
-data:
-  info.yaml: |
-    apiVersion: v1
-    kind: ConfigMap
-    metadata:
-      name: {{ .Resource.metadata.name }}-info
-      namespace: {{ .Resource.metadata.namespace }}
-    data:
-      port: "{{ (index .Resource.spec.ports 0).port }}"
-      cluster: {{ .Cluster.metadata.name }}
-`;
 
 let data: ReturnType<typeof tempDataDir>;
 let server: RippleUp;
@@ -85,7 +37,7 @@ test('ripple manager against API servers it does not own: CRDs, mgmt/mgmt, a reg
 
   const reg = await runCli(['register', 'cluster', '--namespace', 'edge', '--name', 'edge', '--kubeconfig', edgeKubeconfig, '--labels', 'env=fv', '--mgmt-kubeconfig', server.kubeconfig, '--mgmt-context', 'mgmt']);
   assert.equal(reg.code, 0, reg.stderr);
-  await k.applyYaml('mgmt', CONTROL);
+  await k.applyYaml('mgmt', SERVICE_INFO_EVENTS);
 
   await k.ok(['--context', 'edge', 'create', 'service', 'clusterip', 'web', '--tcp=8080:80']);
   await k.ok(['--context', 'edge', 'label', 'service', 'web', 'sveltos=fv']);

@@ -166,3 +166,57 @@ export function kubectlFor(kubeconfig: string, dir: string): Kubectl {
 export function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
   return eventually(read, ok, { timeoutMs, intervalMs: 100, message: what });
 }
+
+/**
+ * SERVICE_INFO_EVENTS is the management-cluster side of the e2e event scenarios: an EventSource matching Services
+ * labelled sveltos=fv, an EventTrigger (clusters env=fv, oneForEvent) and its template ConfigMap, which deploys a
+ * `<service>-info` ConfigMap with the Service's first port and the cluster's name into the Service's cluster.
+ */
+export const SERVICE_INFO_EVENTS = `apiVersion: lib.projectsveltos.io/v1beta1
+kind: EventSource
+metadata:
+  name: labelled-services
+spec:
+  collectResources: true
+  resourceSelectors:
+  - group: ""
+    version: v1
+    kind: Service
+    labelFilters:
+    - key: sveltos
+      operation: Equal
+      value: fv
+---
+apiVersion: lib.projectsveltos.io/v1beta1
+kind: EventTrigger
+metadata:
+  name: info-per-service
+spec:
+  sourceClusterSelector:
+    matchLabels:
+      env: fv
+  eventSourceName: labelled-services
+  oneForEvent: true
+  policyRefs:
+  - name: per-service
+    namespace: default
+    kind: ConfigMap
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: per-service
+  namespace: default
+  annotations:
+    projectsveltos.io/template: "ok"
+data:
+  info.yaml: |
+    apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: {{ .Resource.metadata.name }}-info
+      namespace: {{ .Resource.metadata.namespace }}
+    data:
+      port: "{{ (index .Resource.spec.ports 0).port }}"
+      cluster: {{ .Cluster.metadata.name }}
+`;
