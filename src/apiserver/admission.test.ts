@@ -108,3 +108,51 @@ spec:
   assert.equal(warned.code, 0, warned.stderr);
   assert.match(warned.stderr, /Warning: Validation failed for ValidatingAdmissionPolicy 'replica-limit\.example\.com' with binding 'replica-limit-binding\.example\.com': failed expression: variables\.replicas <= 5/);
 });
+
+test('paramKind: the binding paramRef supplies params per object; none found denies with Deny, skips with Allow', { timeout: 90_000 }, async () => {
+  const setup = await apply(`apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: max-replicas.example.com}
+spec:
+  failurePolicy: Fail
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}
+  validations:
+  - expression: "object.spec.replicas <= int(params.data.max)"
+    messageExpression: "'at most ' + params.data.max + ' replicas (from ' + params.metadata.name + ')'"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: max-replicas-binding}
+spec:
+  policyName: max-replicas.example.com
+  validationActions: [Deny]
+  paramRef: {name: replica-limits, parameterNotFoundAction: Deny}
+  matchResources:
+    namespaceSelector: {matchLabels: {params: "yes"}}
+`);
+  assert.equal(setup.code, 0, setup.stderr);
+  assert.equal((await kubectl(['create', 'namespace', 'pk'])).code, 0);
+  assert.equal((await kubectl(['label', 'namespace', 'pk', 'params=yes'])).code, 0);
+  // No ConfigMap named replica-limits in the request's namespace: Deny.
+  const none = await apply(deployment('p0', 'pk', 1));
+  assert.match(none.stderr, /ValidatingAdmissionPolicy 'max-replicas\.example\.com' with binding 'max-replicas-binding' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction/);
+  assert.equal((await kubectl(['-n', 'pk', 'create', 'configmap', 'replica-limits', '--from-literal=max=3'])).code, 0);
+  assert.equal((await apply(deployment('p1', 'pk', 3))).code, 0);
+  const over = await apply(deployment('p2', 'pk', 4));
+  assert.match(over.stderr, /denied request: at most 3 replicas \(from replica-limits\)/);
+  // Allow: with no params the policy does not apply.
+  assert.equal((await kubectl(['patch', 'validatingadmissionpolicybinding', 'max-replicas-binding', '--type=merge', '-p', '{"spec":{"paramRef":{"parameterNotFoundAction":"Allow","name":"absent"}}}'])).code, 0);
+  assert.equal((await apply(deployment('p3', 'pk', 9))).code, 0);
+  // A selector picks several param objects: each is evaluated and any failure denies.
+  assert.equal((await kubectl(['patch', 'validatingadmissionpolicybinding', 'max-replicas-binding', '--type=json', '-p', '[{"op":"replace","path":"/spec/paramRef","value":{"selector":{"matchLabels":{"limits":"on"}},"parameterNotFoundAction":"Allow"}}]'])).code, 0);
+  assert.equal((await kubectl(['-n', 'pk', 'create', 'configmap', 'loose', '--from-literal=max=10'])).code, 0);
+  assert.equal((await kubectl(['-n', 'pk', 'create', 'configmap', 'strict', '--from-literal=max=2'])).code, 0);
+  assert.equal((await kubectl(['-n', 'pk', 'label', 'configmap', 'loose', 'strict', 'limits=on'])).code, 0);
+  const strict = await apply(deployment('p4', 'pk', 5));
+  assert.match(strict.stderr, /at most 2 replicas \(from strict\)/);
+  assert.equal((await apply(deployment('p5', 'pk', 2))).code, 0);
+  assert.equal((await kubectl(['delete', 'validatingadmissionpolicybinding', 'max-replicas-binding'])).code, 0);
+});

@@ -1,7 +1,8 @@
 // Validating admission policies: every ValidatingAdmissionPolicyBinding whose policy matches a create or update has the
 // policy's CEL validations evaluated on the object (object, oldObject, request, params, namespaceObject, variables);
 // a false validation denies the request (Deny), adds a warning (Warn) or is ignored (Audit). Policies are compiled
-// once per resourceVersion. Not evaluated: the authorizer variable; webhooks (admission webhooks are not called).
+// once per resourceVersion; a policy with paramKind is evaluated once per parameter object its binding's paramRef
+// selects. Not evaluated: the authorizer variable. Admission webhooks: webhooks.ts.
 // Go: k8s.io/apiserver/pkg/admission/plugin/policy/validating
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import type { Cluster } from './cluster.js';
@@ -40,7 +41,7 @@ function compile(expr: string): ParseResult | Error {
 }
 
 // CEL integers are int64: integral JSON numbers become BigInt (as cel-go sees the typed object).
-function toCel(v: unknown): unknown {
+export function toCel(v: unknown): unknown {
   if (typeof v === 'number') return Number.isInteger(v) && Number.isSafeInteger(v) ? BigInt(v) : v;
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(toCel);
@@ -71,7 +72,7 @@ function listMatches(list: unknown, value: string): boolean {
 }
 
 // Go: matching.Matcher — a rule names operations, groups, versions, resources (with "/subresource"), and a scope.
-function ruleMatches(rule: Record<string, unknown>, r: AdmissionRequest): boolean {
+export function ruleMatches(rule: Record<string, unknown>, r: Pick<AdmissionRequest, 'operation' | 'desc' | 'version' | 'subresource'> | { operation: string; desc: ResourceDescriptor; version: string; subresource?: string }): boolean {
   const resource = r.subresource ? `${r.desc.plural}/${r.subresource}` : r.desc.plural;
   const resources = asArray(rule.resources).map(String);
   const resourceOk = resources.some((x) => x === '*' || x === resource || (x === '*/*' && !!r.subresource) || (r.subresource && x === `${r.desc.plural}/*`) || (r.subresource && x === `*/${r.subresource}`));
@@ -80,7 +81,7 @@ function ruleMatches(rule: Record<string, unknown>, r: AdmissionRequest): boolea
   return listMatches(rule.operations, r.operation) && listMatches(rule.apiGroups, r.desc.group) && listMatches(rule.apiVersions, r.version) && resourceOk && scopeOk;
 }
 
-function selects(selector: unknown, labels: Record<string, string>): boolean {
+export function selects(selector: unknown, labels: Record<string, string>): boolean {
   if (!isPlainObject(selector)) return true;
   try {
     return labelSelectorFromMatch(selector as never).matches(labels);
@@ -99,7 +100,7 @@ function matchResources(match: unknown, r: AdmissionRequest, nsLabels: Record<st
   return selects(match.objectSelector, (r.object.metadata?.labels ?? {}) as Record<string, string>);
 }
 
-function evaluate(expr: string, vars: Record<string, unknown>): unknown {
+export function evaluateCel(expr: string, vars: Record<string, unknown>): unknown {
   const p = compile(expr);
   if (p instanceof Error) throw p;
   return p(vars);
@@ -119,6 +120,34 @@ function deny(kind: string, name: string, message: string, reason: string): Stat
     details: { name, kind, causes: [{ message }] },
     code,
   } as never);
+}
+
+/** paramsOf resolves a binding's paramRef to the parameter objects (in the paramKind's version). Go: policy/generic
+ * policy_dispatcher CollectParams */
+function paramsOf(cluster: Cluster, paramKind: Record<string, unknown>, ref: Record<string, unknown>, r: AdmissionRequest): KubeObject[] {
+  const apiVersion = String(paramKind.apiVersion ?? '');
+  const kind = String(paramKind.kind ?? '');
+  const desc = cluster.registry.forKind(apiVersion, kind);
+  if (!desc) throw new Error(`failed to configure policy: failed to find resource referenced by paramKind: '${apiVersion}, Kind=${kind}'`);
+  const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
+  let namespace: string | undefined;
+  if (desc.namespaced) {
+    namespace = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace : r.namespace;
+    if (!namespace) throw new Error('failed to configure binding: cannot use namespaced paramRef in policy binding that matches cluster-scoped resources');
+  }
+  const out = (objs: KubeObject[]) => objs.map((o) => desc.fromStorage(o, version));
+  if (typeof ref.name === 'string' && ref.name !== '') {
+    const got = cluster.get(desc.storage, namespace, ref.name)?.obj;
+    return got && !got.metadata?.deletionTimestamp ? out([got]) : [];
+  }
+  const table = cluster.tables.get(desc.storage);
+  const matches: KubeObject[] = [];
+  for (const s of table?.objects.values() ?? []) {
+    if (namespace !== undefined && s.obj.metadata.namespace !== namespace) continue;
+    if (!isPlainObject(ref.selector)) continue;
+    if (selects(ref.selector, (s.obj.metadata.labels ?? {}) as Record<string, string>)) matches.push(s.obj);
+  }
+  return out(matches);
 }
 
 /** admitByPolicies evaluates the cluster's bound ValidatingAdmissionPolicies on a write; throws the denial. */
@@ -162,32 +191,45 @@ export function admitByPolicies(cluster: Cluster, r: AdmissionRequest): void {
       if (actions.includes('Warn')) r.warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}': ${message}`);
       if (actions.includes('Deny')) throw deny(qualified, r.name, full, reason);
     };
+    let paramSets: (KubeObject | null)[] = [null];
     try {
       if (pspec.paramKind !== undefined && pspec.paramKind !== null) {
-        // Parameter resources are not resolved here: with paramNotFoundAction Deny the request is refused as kube does
-        // when it finds no params; otherwise the policy is skipped.
-        if (asRecord(bspec.paramRef).parameterNotFoundAction === 'Deny') fail('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
-        continue;
-      }
-      const conditionsHold = asArray(pspec.matchConditions).every((c) => evaluate(String(asRecord(c).expression ?? ''), vars) === true);
-      if (!conditionsHold) continue;
-      const variables: Record<string, unknown> = {};
-      vars.variables = variables;
-      for (const v of asArray(pspec.variables).map(asRecord)) variables[String(v.name)] = evaluate(String(v.expression ?? ''), vars);
-      for (const v of asArray(pspec.validations).map(asRecord)) {
-        const expression = String(v.expression ?? '');
-        if (evaluate(expression, vars) === true) continue;
-        let message = typeof v.message === 'string' && v.message !== '' ? v.message : `failed expression: ${expression}`;
-        if (typeof v.messageExpression === 'string') {
-          const m = evaluate(v.messageExpression, vars);
-          if (typeof m === 'string' && m.trim() !== '') message = m;
+        const found = paramsOf(cluster, asRecord(pspec.paramKind), asRecord(bspec.paramRef), r);
+        if (found.length === 0) {
+          if (asRecord(bspec.paramRef).parameterNotFoundAction === 'Deny') fail('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
+          continue;
         }
-        fail(message, typeof v.reason === 'string' ? v.reason : 'Invalid');
+        paramSets = found;
       }
     } catch (e) {
       if (e instanceof StatusError) throw e;
-      // Go: an expression that errors is a failure governed by failurePolicy.
-      if (failurePolicy === 'Fail') fail(`expression error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      if (failurePolicy === 'Fail') fail(e instanceof Error ? e.message : String(e));
+      continue;
+    }
+    // Go: a binding with params is evaluated once per param object; any failing set denies.
+    for (const params of paramSets) {
+      vars.params = params ? toCel(params) : null;
+      try {
+        const conditionsHold = asArray(pspec.matchConditions).every((c) => evaluateCel(String(asRecord(c).expression ?? ''), vars) === true);
+        if (!conditionsHold) continue;
+        const variables: Record<string, unknown> = {};
+        vars.variables = variables;
+        for (const v of asArray(pspec.variables).map(asRecord)) variables[String(v.name)] = evaluateCel(String(v.expression ?? ''), vars);
+        for (const v of asArray(pspec.validations).map(asRecord)) {
+          const expression = String(v.expression ?? '');
+          if (evaluateCel(expression, vars) === true) continue;
+          let message = typeof v.message === 'string' && v.message !== '' ? v.message : `failed expression: ${expression}`;
+          if (typeof v.messageExpression === 'string') {
+            const m = evaluateCel(v.messageExpression, vars);
+            if (typeof m === 'string' && m.trim() !== '') message = m;
+          }
+          fail(message, typeof v.reason === 'string' ? v.reason : 'Invalid');
+        }
+      } catch (e) {
+        if (e instanceof StatusError) throw e;
+        // Go: an expression that errors is a failure governed by failurePolicy.
+        if (failurePolicy === 'Fail') fail(`expression error: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      }
     }
   }
 }

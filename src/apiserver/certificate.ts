@@ -55,8 +55,8 @@ export interface ServingCertificate {
   key: string;
 }
 
-/** generateServingCertificate creates a self-signed CA-and-server certificate for 127.0.0.1 and localhost. */
-export function generateServingCertificate(commonName = 'ripple-apiserver', days = 3650): ServingCertificate {
+/** generateServingCertificate creates a self-signed CA-and-server certificate for 127.0.0.1, localhost and dnsNames. */
+export function generateServingCertificate(commonName = 'ripple-apiserver', days = 3650, dnsNames: string[] = []): ServingCertificate {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const ecdsaWithSha256 = seq(oid('1.2.840.10045.4.3.2'));
@@ -68,7 +68,7 @@ export function generateServingCertificate(commonName = 'ripple-apiserver', days
   const notAfter = new Date(now.getTime() + days * 86_400_000);
   // The public key's SHA-1 is the key identifier, as Go and OpenSSL derive it.
   const keyId = createHash('sha1').update(spki.subarray(spki.length - 65)).digest();
-  const san = seq(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x82, Buffer.from('localhost')));
+  const san = seq(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x82, Buffer.from('localhost')), ...dnsNames.map((n) => tlv(0x82, Buffer.from(n))));
   const extensions = tlv(
     0xa3,
     seq(

@@ -49,7 +49,8 @@ import {
 } from './registry.js';
 import { gvString, type SubresourceAction } from './resource.js';
 import { badRequest, invalid, methodNotAllowed, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
-import { isPlainObject, type KubeObject, type Stored } from './types.js';
+import { clone, isPlainObject, type KubeObject, type Stored } from './types.js';
+import { runWithWebhooks, type UserInfo } from './webhooks.js';
 import { filterEvent, type ChangeEvent, type Subscriber, type WatchEventType } from './watch.js';
 
 /** VERSION_INFO is what /version reports (kubectl checks the skew against it). */
@@ -600,6 +601,15 @@ export class ClusterHandler {
     w.start();
   }
 
+  // Writes run under admission webhooks when the cluster has any (see webhooks.ts).
+  private admitted<T>(write: Parameters<typeof runWithWebhooks<T>>[2]): Promise<T> {
+    return runWithWebhooks(this.cluster, this.admissionUser(), write);
+  }
+
+  private admissionUser(): UserInfo {
+    return { username: `ripple:${this.cluster.name}:admin`, groups: ['system:masters', 'system:authenticated'] };
+  }
+
   private writeOptions(req: IncomingMessage, url: URL, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): WriteOptions {
     const errs = [];
     const dryRun = url.searchParams.getAll('dryRun');
@@ -618,7 +628,7 @@ export class ClusterHandler {
     const o = this.writeOptions(req, url, 'CreateOptions');
     o.fieldManager ||= defaultManager(req);
     const body = decodeBody(await readBody(req, this.cluster.limits.maxRequestBodyBytes), req.headers['content-type'], { maxDepth: this.cluster.limits.maxNestingDepth });
-    const r = create(scope, body, o);
+    const r = await this.admitted((gate) => create(scope, gate ? clone(body) : body, { ...o, gate }));
     return this.respond(res, 201, f, renderObject(scope, r.obj, f, url, r.stored), o.warnings);
   }
 
@@ -627,7 +637,7 @@ export class ClusterHandler {
     const o = this.writeOptions(req, url, 'UpdateOptions');
     o.fieldManager ||= defaultManager(req);
     const body = decodeBody(await readBody(req, this.cluster.limits.maxRequestBodyBytes), req.headers['content-type'], { maxDepth: this.cluster.limits.maxNestingDepth });
-    const r = update(scope, name, body, o);
+    const r = await this.admitted((gate) => update(scope, name, gate ? clone(body) : body, { ...o, gate }));
     return this.respond(res, r.created ? 201 : 200, f, renderObject(scope, r.obj, f, url, r.stored), o.warnings);
   }
 
@@ -651,7 +661,7 @@ export class ClusterHandler {
     if (type !== 'apply') o.fieldManager ||= defaultManager(req);
     const buf = await readBody(req, this.cluster.limits.maxRequestBodyBytes);
     const body = decodeBody(buf, type === 'apply' ? 'application/apply-patch+yaml' : 'application/json', { maxDepth: this.cluster.limits.maxNestingDepth });
-    const r = patch(scope, name, type, body, { ...o, force: force === 'true' || force === '1' });
+    const r = await this.admitted((gate) => patch(scope, name, type, gate ? clone(body) : body, { ...o, gate, force: force === 'true' || force === '1' }));
     return this.respond(res, r.created ? 201 : 200, f, renderObject(scope, r.obj, f, url, r.stored), o.warnings);
   }
 
@@ -680,7 +690,7 @@ export class ClusterHandler {
     const f = this.outputFormat(req);
     const opts = await this.deleteOptions(req, url);
     const warnings: string[] = [];
-    const r = remove(scope, name, opts, warnings);
+    const r = await this.admitted((gate) => remove(scope, name, { ...opts, gate }, warnings));
     // Go: handlers/delete.go — 202 only when the caller asked for cascading deletion that is still pending.
     const code = !r.deleted && opts.orphanDependents === false ? 202 : 200;
     return this.respond(res, code, f, r.obj.kind === 'Status' ? JSON.stringify(r.obj) : renderObject(scope, r.obj, f, url), warnings);
@@ -689,7 +699,8 @@ export class ClusterHandler {
   private async deleteCollection(req: IncomingMessage, res: ServerResponse, scope: Scope, url: URL): Promise<void> {
     const f = this.outputFormat(req);
     const opts = await this.deleteOptions(req, url);
-    const items = deleteCollection(scope, this.listOptions(url), opts);
+    const lo = this.listOptions(url);
+    const items = await this.admitted((gate) => deleteCollection(scope, lo, { ...opts, gate }));
     const apiVersion = gvString(scope.desc.group, scope.version);
     const json = `{"kind":${JSON.stringify(scope.desc.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":{},"items":[${items.map(serialize).join(',')}]}`;
     return this.respond(res, 200, f.kind === 'table' ? { kind: 'json' } : f, json);

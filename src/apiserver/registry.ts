@@ -18,6 +18,7 @@ import {
   type JSONSchemaProps,
 } from './schema/index.js';
 import { admitByPolicies } from './admission.js';
+import type { AdmissionGate, AdmissionOperation } from './webhooks.js';
 import { objectKey, type Cluster } from './cluster.js';
 import { dropOmitEmpty } from './protobuf/decode.js';
 import { DecodeError, gvString, selectableFields, setPath, getPath, type HookContext, type ResourceDescriptor, type SubresourceAction } from './resource.js';
@@ -69,6 +70,8 @@ export interface WriteOptions {
   fieldValidation: FieldValidation;
   /** Warnings to return in Warning headers. */
   warnings: string[];
+  /** Admission webhooks' verdicts for this request (absent: none registered, or an in-process write). */
+  gate?: AdmissionGate;
 }
 
 /** internalWrite are the options in-process controllers use. */
@@ -214,6 +217,49 @@ function admit(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, ol
     username: `ripple:${scope.cluster.name}:admin`,
     warnings: o.warnings,
   });
+  o.gate?.validate({
+    operation,
+    desc: scope.desc,
+    version: scope.version,
+    subresource: scope.admittedAs ?? scope.subresource,
+    namespace: meta.namespace ?? '',
+    name: meta.name ?? '',
+    object: outputObject(scope, obj),
+    oldObject: old && outputObject(scope, old),
+    dryRun: o.dryRun,
+    options: optionsOf(operation, o),
+    warnings: o.warnings,
+  });
+}
+
+function optionsOf(operation: AdmissionOperation, o: { dryRun?: boolean; fieldManager?: string }): Record<string, unknown> {
+  const kind = operation === 'CREATE' ? 'CreateOptions' : operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions';
+  const out: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1' };
+  if (o.dryRun) out.dryRun = ['All'];
+  if (o.fieldManager) out.fieldManager = o.fieldManager;
+  return out;
+}
+
+// Mutating admission webhooks (before validation). The object comes back decoded and defaulted again, as kube
+// decodes a webhook's patched object.
+function mutateByWebhooks(scope: Scope, operation: AdmissionOperation, obj: KubeObject, old: KubeObject | undefined, o: WriteOptions): KubeObject {
+  const out = outputObject(scope, obj);
+  const meta = obj.metadata ?? {};
+  const mutated = o.gate!.mutate({
+    operation,
+    desc: scope.desc,
+    version: scope.version,
+    subresource: scope.admittedAs ?? scope.subresource,
+    namespace: meta.namespace ?? '',
+    name: meta.name ?? '',
+    object: out,
+    oldObject: old && outputObject(scope, old),
+    dryRun: o.dryRun,
+    options: optionsOf(operation, o),
+    warnings: o.warnings,
+  });
+  if (mutated === out || deepEqual(mutated, out)) return obj;
+  return decodeObject(scope, mutated, { ...o, fieldValidation: 'Ignore' }, scope.subresource, { owned: true });
 }
 
 function throwInvalid(scope: Scope, name: string, errs: FieldError[]): never {
@@ -279,9 +325,10 @@ export function create(scope: Scope, body: unknown, o: WriteOptions): WriteResul
 }
 
 /** createObject runs the create path for an already decoded object in the stored shape. */
-export function createObject(scope: Scope, obj: KubeObject, o: WriteOptions, { trackFields }: { trackFields: boolean }): WriteResult {
+export function createObject(scope: Scope, input: KubeObject, o: WriteOptions, { trackFields }: { trackFields: boolean }): WriteResult {
   const { desc, cluster } = scope;
-  const meta = obj.metadata!;
+  let obj = input;
+  let meta = obj.metadata!;
   // Go: rest.WipeObjectMetaSystemFields
   delete meta.uid;
   delete meta.creationTimestamp;
@@ -293,6 +340,11 @@ export function createObject(scope: Scope, obj: KubeObject, o: WriteOptions, { t
   }
   delete meta.resourceVersion;
   ensureNamespace(scope, meta);
+  if (o.gate) {
+    obj = mutateByWebhooks(scope, 'CREATE', obj, undefined, o);
+    meta = obj.metadata!;
+    ensureNamespace(scope, meta);
+  }
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
   checkNamespaceLifecycle(scope, meta.name ?? '');
   const ctx = hookContext(scope, o);
@@ -395,6 +447,7 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
       }
       desc.hooks.prepareForUpdate?.(obj, old, ctx);
   }
+  if (o.gate) obj = mutateByWebhooks(scope, 'UPDATE', obj, old, o);
   const meta = obj.metadata!;
   // Optimistic concurrency. Go: genericregistry.Store.Update / etcd3 GuaranteedUpdate preconditions
   const rv = meta.resourceVersion;
@@ -618,6 +671,8 @@ export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
   gracePeriodSeconds?: number;
   dryRun?: boolean;
+  /** Admission webhooks' verdicts for this request. */
+  gate?: AdmissionGate;
 }
 
 /** DeleteResult is the answer to a DELETE: the object (or a Status) and whether it is gone. */
@@ -682,6 +737,17 @@ export function remove(scope: Scope, name: string, opts: DeleteOptions, warnings
   }
   const ctx: HookContext = { now: rfc3339(cluster.ctx.now()), cluster, warnings, dryRun: !!opts.dryRun };
   desc.hooks.validateDelete?.(old, ctx);
+  opts.gate?.validate({
+    operation: 'DELETE',
+    desc,
+    version: scope.version,
+    namespace: old.metadata.namespace ?? '',
+    name,
+    oldObject: outputObject(scope, old),
+    dryRun: !!opts.dryRun,
+    options: optionsOf('DELETE', { dryRun: opts.dryRun }),
+    warnings,
+  });
   const current = old.metadata.finalizers ?? [];
   const finalizers = gcFinalizers(current, opts);
   const finalizersChanged = !deepEqual([...finalizers].sort(), [...current].sort());
