@@ -508,10 +508,16 @@ export class ClusterHandler {
     const method = req.method ?? 'GET';
     const verb = method === 'POST' ? 'create' : method === 'PUT' ? 'update' : method === 'GET' || method === 'HEAD' ? 'get' : method === 'PATCH' ? 'patch' : 'delete';
     if (!action.verbs.includes(verb)) throw methodNotAllowed();
-    const o = verb === 'get' ? undefined : this.writeOptions(req, url, verb === 'create' ? 'CreateOptions' : 'UpdateOptions');
-    const body = verb === 'get' ? undefined : decodeBody(await readBody(req), req.headers['content-type']);
-    const r = action.run({ cluster: this.cluster, namespace: scope.namespace, name, verb, body, dryRun: o?.dryRun ?? false, fieldManager: o?.fieldManager || defaultManager(req) });
-    return this.respond(res, r.code, { kind: 'json' }, JSON.stringify(r.obj), o?.warnings ?? []);
+    const o = verb === 'get' || action.stream ? undefined : this.writeOptions(req, url, verb === 'create' ? 'CreateOptions' : 'UpdateOptions');
+    const body = verb === 'get' || action.stream ? undefined : decodeBody(await readBody(req), req.headers['content-type']);
+    const r = action.run({ cluster: this.cluster, namespace: scope.namespace, name, verb, body, dryRun: o?.dryRun ?? false, fieldManager: o?.fieldManager || defaultManager(req), query: url.searchParams });
+    const warnings = [...(o?.warnings ?? []), ...(r.warnings ?? [])];
+    if (r.text !== undefined) {
+      res.writeHead(r.code, { 'Content-Type': 'text/plain', ...warningHeaders(warnings) });
+      res.end(r.text);
+      return;
+    }
+    return this.respond(res, r.code, { kind: 'json' }, JSON.stringify(r.obj), warnings);
   }
 
   private outputFormat(req: IncomingMessage): OutputFormat {

@@ -91,6 +91,16 @@ export interface ActionContext {
   body: unknown;
   dryRun: boolean;
   fieldManager: string;
+  /** The request's query parameters. */
+  query: URLSearchParams;
+}
+
+/** ActionResult is an action's answer: an object (or a Status), or plain text (pods/log), with warnings. */
+export interface ActionResult {
+  code: number;
+  obj: object;
+  text?: string;
+  warnings?: string[];
 }
 
 /** SubresourceAction is a subresource beyond status and scale (pods/eviction, pods/binding,
@@ -100,7 +110,9 @@ export interface SubresourceAction {
   verbs: string[];
   kind: { group: string; version: string; kind: string };
   /** run performs the request; returns the HTTP code and the answer (an object or a Status); may throw StatusError. */
-  run(ctx: ActionContext): { code: number; obj: object };
+  run(ctx: ActionContext): ActionResult;
+  /** A streaming subresource (exec, attach, portforward, proxy): the request body is not an object to decode. */
+  stream?: boolean;
 }
 
 /** ResourceDescriptor describes one resource (one group + plural) with all its served versions. */

@@ -242,3 +242,29 @@ type: kubernetes.io/service-account-token
   const res = await fetch(`${info.httpServer}/api/v1/namespaces/tok`, { headers: { Authorization: `Bearer ${Buffer.from(secret.data!.token, 'base64').toString()}` } });
   assert.equal(res.status, 200);
 });
+
+test('kubectl logs answers for a running simulated pod (no output, a warning why); exec and port-forward are refused saying why', { timeout: 120_000 }, async () => {
+  await ok('create', 'namespace', 'logs');
+  await apply(`apiVersion: v1
+kind: Pod
+metadata: {name: two, namespace: logs}
+spec:
+  containers: [{name: app, image: nginx:1.27}, {name: side, image: busybox:1.36}]
+  initContainers: [{name: setup, image: busybox:1.36}]
+`);
+  await soon(() => json<{ status: { phase?: string } }>('-n', 'logs', 'get', 'pod', 'two'), (p) => p.status.phase === 'Running');
+  const logs = await kubectl(['-n', 'logs', 'logs', 'two', '-c', 'app']);
+  assert.equal(logs.code, 0, logs.stderr);
+  assert.equal(logs.stdout, '');
+  assert.match(logs.stderr, /pod logs\/two is simulated by the embedded API server: its containers run no process and writes no log/);
+  const invalid = await kubectl(['-n', 'logs', 'logs', 'two', '-c', 'nope']);
+  assert.match(invalid.stderr, /container nope is not valid for pod two/);
+  // Without -c kubectl picks the first container itself; the server's rule shows through the raw API.
+  const raw = await kubectl(['get', '--raw', '/clusters/sim/api/v1/namespaces/logs/pods/two/log']);
+  assert.match(raw.stderr, /a container name must be specified for pod two, choose one of: \[app side\] or one of the init containers: \[setup\]/);
+  const exec = await kubectl(['-n', 'logs', 'exec', 'two', '-c', 'app', '--', 'ls']);
+  assert.notEqual(exec.code, 0);
+  assert.match(exec.stderr, /pod logs\/two is simulated by the embedded API server: its containers run no process: exec is not available on an embedded cluster/);
+  const missing = await kubectl(['-n', 'logs', 'logs', 'absent']);
+  assert.match(missing.stderr, /pods "absent" not found/);
+});

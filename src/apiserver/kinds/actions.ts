@@ -1,9 +1,9 @@
-// Action subresources: pods/eviction (honouring PodDisruptionBudgets), pods/binding and
-// certificatesigningrequests/approval.
+// Action subresources: pods/eviction (honouring PodDisruptionBudgets), pods/binding, pods/log, the streaming pod
+// subresources (exec, attach, portforward, proxy — refused: no process runs here) and certificatesigningrequests/approval.
 // Go: pkg/registry/core/pod/storage/eviction.go, BindingREST, pkg/registry/certificates/certificates (approval)
 import { asArray, asRecord } from '../printers.js';
 import { internalWrite, mutate, remove, scopeFor } from '../registry.js';
-import type { ActionContext, SubresourceAction } from '../resource.js';
+import type { ActionContext, ActionResult, SubresourceAction } from '../resource.js';
 import { labelSelectorFromMatch, SelectorError } from '../selectors.js';
 import { StatusError, badRequest, conflict, invalid, notFound, tooManyRequests } from '../status.js';
 import { isPlainObject, type KubeObject, type Stored } from '../types.js';
@@ -123,3 +123,71 @@ export const approvalAction: SubresourceAction = {
   kind: { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest' },
   run: approve,
 };
+
+// ----------------------------------------------------------------------------- pods/log and streams
+
+const SIMULATED = (ns: string, name: string) => `pod ${ns}/${name} is simulated by the embedded API server: its containers run no process`;
+
+function containerNames(pod: KubeObject, key: string): string[] {
+  return asArray(asRecord(pod.spec)[key]).map((c) => String(asRecord(c).name ?? ''));
+}
+
+// Go: pod.LogLocation / validateContainer — the container must be named when the pod has several, and exist.
+function logContainer(pod: KubeObject, requested: string | null): string {
+  const name = pod.metadata!.name!;
+  const main = containerNames(pod, 'containers');
+  if (!requested) {
+    if (main.length === 1) return main[0]!;
+    const init = containerNames(pod, 'initContainers');
+    const eph = containerNames(pod, 'ephemeralContainers');
+    let msg = `a container name must be specified for pod ${name}, choose one of: [${main.join(' ')}]`;
+    if (init.length > 0) msg += ` or one of the init containers: [${init.join(' ')}]`;
+    if (eph.length > 0) msg += ` or one of the ephemeral containers: [${eph.join(' ')}]`;
+    throw badRequest(msg);
+  }
+  const valid = [...main, ...containerNames(pod, 'initContainers'), ...containerNames(pod, 'ephemeralContainers')];
+  if (!valid.includes(requested)) throw badRequest(`container ${requested} is not valid for pod ${name}`);
+  return requested;
+}
+
+function waitingReason(pod: KubeObject, container: string): string | undefined {
+  const st = asRecord(pod.status);
+  const statuses = [...asArray(st.containerStatuses), ...asArray(st.initContainerStatuses), ...asArray(st.ephemeralContainerStatuses)].map(asRecord);
+  const cs = statuses.find((c) => c.name === container);
+  if (!cs) return st.phase === 'Running' || st.phase === 'Succeeded' || st.phase === 'Failed' ? undefined : 'ContainerCreating';
+  const waiting = asRecord(asRecord(cs.state).waiting);
+  return cs.state && Object.keys(asRecord(cs.state)).length > 0 && !('waiting' in asRecord(cs.state)) ? undefined : String(waiting.reason ?? 'ContainerCreating');
+}
+
+// Go: LogREST.Get — answered with the container's log; a simulated container has written none (said in a warning).
+function podLog(ctx: ActionContext): ActionResult {
+  const pod = podOf(ctx).obj;
+  const container = logContainer(pod, ctx.query.get('container'));
+  const waiting = waitingReason(pod, container);
+  if (waiting) throw badRequest(`container "${container}" in pod "${ctx.name}" is waiting to start: ${waiting}`);
+  return { code: 200, obj: {}, text: '', warnings: [`${SIMULATED(ctx.namespace, ctx.name)} and writes no log`] };
+}
+
+/** logAction is pods/log. */
+export const logAction: SubresourceAction = { name: 'log', verbs: ['get'], kind: { group: '', version: 'v1', kind: 'Pod' }, run: podLog };
+
+function streamAction(name: string, verbs: string[], what: string): SubresourceAction {
+  return {
+    name,
+    verbs,
+    kind: { group: '', version: 'v1', kind: name === 'proxy' ? 'Pod' : name === 'portforward' ? 'PodPortForwardOptions' : name === 'exec' ? 'PodExecOptions' : 'PodAttachOptions' },
+    stream: true,
+    run(ctx) {
+      podOf(ctx);
+      throw badRequest(`${SIMULATED(ctx.namespace, ctx.name)}: ${what} is not available on an embedded cluster; use a real cluster for it`);
+    },
+  };
+}
+
+/** The streaming pod subresources, served (discovery and RBAC see them) and refused with the reason. */
+export const podStreamActions: SubresourceAction[] = [
+  streamAction('attach', ['create', 'get'], 'attach'),
+  streamAction('exec', ['create', 'get'], 'exec'),
+  streamAction('portforward', ['create', 'get'], 'port-forward'),
+  streamAction('proxy', ['create', 'delete', 'get', 'patch', 'update'], 'proxy'),
+];

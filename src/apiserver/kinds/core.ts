@@ -6,7 +6,7 @@ import { ageColumn, asArray, asRecord, column, nameColumn, sinceTimestamp } from
 import { isDNS1123Label } from '../validation.js';
 import { deepEqual, isPlainObject, type KubeObject } from '../types.js';
 import { conflict, forbidden } from '../status.js';
-import { bindingAction, evictionAction } from './actions.js';
+import { bindingAction, evictionAction, logAction, podStreamActions } from './actions.js';
 import { defineBuiltin } from './define.js';
 
 /** MAX_SECRET_SIZE is core's MaxSecretSize (1 MiB), the limit of ConfigMap and Secret payloads. */
@@ -392,7 +392,7 @@ export const podDescriptor = defineBuiltin({
   shortNames: ['po'],
   categories: ['all'],
   status: true,
-  actions: [bindingAction, evictionAction],
+  actions: [bindingAction, evictionAction, logAction, ...podStreamActions],
   returnDeletedObject: true,
   fieldNames: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
   columns: [
