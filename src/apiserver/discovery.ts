@@ -111,6 +111,7 @@ export function apiResourceList(cluster: Cluster, group: string, version: string
       if (a.kind.group !== d.group || a.kind.version !== version) r.version = a.kind.version;
       resources.push({ ...r, kind: a.kind.kind, verbs: a.verbs });
     }
+    if (d.plural === 'pods' && d.group === '') resources.push({ name: 'pods/ephemeralcontainers', singularName: '', namespaced: true, kind: 'Pod', verbs: SUB_VERBS });
     if (d.plural === 'namespaces' && d.group === '') resources.push({ name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gvString(group, version), resources };
@@ -130,6 +131,7 @@ function discoveryResource(d: ResourceDescriptor, version: string): object {
   if (d.subresources.scale) subs.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
   if (d.subresources.status) subs.push({ subresource: 'status', responseKind: { group: d.group, version, kind: d.kind }, verbs: SUB_VERBS });
   for (const a of d.subresources.actions ?? []) subs.push({ subresource: a.name, responseKind: a.kind, verbs: a.verbs });
+  if (d.plural === 'pods' && d.group === '') subs.push({ subresource: 'ephemeralcontainers', responseKind: { group: '', version: 'v1', kind: 'Pod' }, verbs: SUB_VERBS });
   if (d.plural === 'namespaces' && d.group === '') subs.push({ subresource: 'finalize', responseKind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['update'] });
   if (subs.length > 0) r.subresources = subs;
   return r;

@@ -444,6 +444,10 @@ export class ClusterHandler {
         if (!desc.subresources.scale) throw pathNotFound();
         subresource = 'scale';
         break;
+      case 'ephemeralcontainers':
+        if (!(desc.group === '' && desc.plural === 'pods')) throw pathNotFound();
+        subresource = 'ephemeralcontainers';
+        break;
       case 'finalize':
         if (!(desc.group === '' && desc.plural === 'namespaces')) throw pathNotFound();
         subresource = 'finalize';

@@ -43,7 +43,7 @@ import { clone, deepEqual, isPlainObject, type KubeObject, type ObjectMeta, type
 import { metadataShapeErrors, validateObjectMeta, validateObjectMetaUpdate } from './validation.js';
 
 /** Subresource is the subresource a request addresses (none for the main resource). */
-export type Subresource = 'status' | 'scale' | 'finalize' | 'binding' | undefined;
+export type Subresource = 'status' | 'scale' | 'finalize' | 'binding' | 'ephemeralcontainers' | undefined;
 
 /** Scope is what a request addresses: a cluster, a resource in one of its versions, a namespace. */
 export interface Scope {
@@ -434,6 +434,18 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
       obj.spec = { ...(isPlainObject(old.spec) ? old.spec : {}), nodeName: isPlainObject(incoming.spec) ? incoming.spec.nodeName : undefined };
       obj.metadata!.resourceVersion = incoming.metadata?.resourceVersion;
       break;
+    case 'ephemeralcontainers':
+      // Go: EphemeralContainersREST / podEphemeralContainersStrategy — only spec.ephemeralContainers changes, and
+      // only by adding containers.
+      obj = clone(old);
+      {
+        const spec: Record<string, unknown> = { ...(isPlainObject(old.spec) ? old.spec : {}), ephemeralContainers: isPlainObject(incoming.spec) ? incoming.spec.ephemeralContainers : undefined };
+        if (asList(spec.ephemeralContainers).length === 0) delete spec.ephemeralContainers;
+        obj.spec = spec;
+      }
+      obj.metadata!.resourceVersion = incoming.metadata?.resourceVersion;
+      checkEphemeralContainers(scope, name, old, obj);
+      break;
     case 'finalize':
       obj = clone(old);
       obj.spec = { ...(isPlainObject(old.spec) ? old.spec : {}), finalizers: (isPlainObject(incoming.spec) ? incoming.spec.finalizers : undefined) ?? [] };
@@ -499,6 +511,31 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
     return { obj: outputObject(scope, last) };
   }
   return store(scope, result, undo);
+}
+
+function asList(v: unknown): Record<string, unknown>[] {
+  return Array.isArray(v) ? v.filter(isPlainObject) : [];
+}
+
+// Go: validation.ValidatePodEphemeralContainersUpdate — existing ephemeral containers stay as they are; names are unique.
+function checkEphemeralContainers(scope: Scope, name: string, old: KubeObject, next: KubeObject): void {
+  const before = asList(isPlainObject(old.spec) ? old.spec.ephemeralContainers : undefined);
+  const after = asList(isPlainObject(next.spec) ? next.spec.ephemeralContainers : undefined);
+  const errs: FieldError[] = [];
+  for (const b of before) {
+    const i = after.findIndex((a) => a.name === b.name);
+    if (i < 0) errs.push({ type: 'FieldValueForbidden', field: 'spec.ephemeralContainers', detail: `existing ephemeral containers ${JSON.stringify(String(b.name))} may not be removed` });
+    else if (!deepEqual(after[i], b)) errs.push({ type: 'FieldValueForbidden', field: `spec.ephemeralContainers[${i}]`, detail: `existing ephemeral containers ${JSON.stringify(String(b.name))} may not be changed` });
+  }
+  const spec = isPlainObject(next.spec) ? next.spec : {};
+  const taken = new Set([...asList(spec.containers), ...asList(spec.initContainers)].map((c) => String(c.name)));
+  after.forEach((c, i) => {
+    if (typeof c.name !== 'string' || c.name === '') errs.push({ type: 'FieldValueRequired', field: `spec.ephemeralContainers[${i}].name`, detail: '' });
+    else if (taken.has(c.name)) errs.push({ type: 'FieldValueDuplicate', field: `spec.ephemeralContainers[${i}].name`, badValue: c.name, detail: '' });
+    else taken.add(c.name);
+    if (typeof c.image !== 'string' || c.image === '') errs.push({ type: 'FieldValueRequired', field: `spec.ephemeralContainers[${i}].image`, detail: '' });
+  });
+  if (errs.length > 0) throwInvalid(scope, name, errs);
 }
 
 // ----------------------------------------------------------------------------- scale

@@ -268,3 +268,22 @@ spec:
   const missing = await kubectl(['-n', 'logs', 'logs', 'absent']);
   assert.match(missing.stderr, /pods "absent" not found/);
 });
+
+test('kubectl debug adds an ephemeral container to a running pod; existing ones cannot be changed', { timeout: 120_000 }, async () => {
+  await ok('create', 'namespace', 'debug');
+  await ok('-n', 'debug', 'run', 'target', '--image=nginx:1.27');
+  await soon(() => json<{ status: { phase?: string } }>('-n', 'debug', 'get', 'pod', 'target'), (p) => p.status.phase === 'Running');
+  await ok('-n', 'debug', 'debug', 'target', '--image=busybox:1.36', '--container=dbg', '--', 'sleep', '3600');
+  const pod = await soon(
+    () => json<{ spec: { ephemeralContainers?: { name: string; image: string }[] }; status: { ephemeralContainerStatuses?: { name: string; state: Record<string, unknown> }[] } }>('-n', 'debug', 'get', 'pod', 'target'),
+    (p) => (p.status.ephemeralContainerStatuses ?? []).length === 1,
+  );
+  assert.deepEqual(pod.spec.ephemeralContainers!.map((c) => [c.name, c.image]), [['dbg', 'busybox:1.36']]);
+  assert.ok('running' in pod.status.ephemeralContainerStatuses![0]!.state);
+  // Removing it through the subresource is refused as kube refuses it.
+  const removed = await kubectl(['-n', 'debug', 'patch', 'pod', 'target', '--subresource=ephemeralcontainers', '--type=json', '-p', '[{"op":"remove","path":"/spec/ephemeralContainers/0"}]']);
+  assert.match(removed.stderr, /spec\.ephemeralContainers: Forbidden: existing ephemeral containers "dbg" may not be removed/);
+  // The main resource's update does not touch them either (they are the subresource's).
+  const dup = await kubectl(['-n', 'debug', 'patch', 'pod', 'target', '--subresource=ephemeralcontainers', '--type=json', '-p', '[{"op":"add","path":"/spec/ephemeralContainers/-","value":{"name":"target","image":"busybox:1.36"}}]']);
+  assert.match(dup.stderr, /spec\.ephemeralContainers\[1\]\.name: Duplicate value: "target"/);
+});

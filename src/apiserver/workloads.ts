@@ -275,6 +275,7 @@ export class WorkloadSimulator {
       this.startPod(pod);
       return;
     }
+    this.startEphemeral(pod);
     const job = this.jobOf(pod);
     if (job && !this.timers.has(`pod\0${pod.metadata?.uid}`)) {
       const fail = job.metadata?.annotations?.[SIMULATE_JOB_ANNOTATION] === 'fail';
@@ -333,6 +334,19 @@ export class WorkloadSimulator {
         state,
       };
     });
+  }
+
+  // Go: the kubelet starts ephemeral containers added to a running pod (kubectl debug).
+  private startEphemeral(pod: KubeObject): void {
+    const wanted = asArray(asRecord(pod.spec).ephemeralContainers).map(asRecord);
+    const have = new Set(asArray(asRecord(pod.status).ephemeralContainerStatuses).map((c) => asRecord(c).name));
+    if (wanted.every((c) => have.has(c.name))) return;
+    const now = this.now();
+    this.mutate(POD, pod, (p) => {
+      const st = asRecord(p.status);
+      const spec = { ...asRecord(p.spec), containers: asRecord(p.spec).ephemeralContainers };
+      p.status = { ...st, ephemeralContainerStatuses: this.containerStatuses({ ...p, spec }, { running: { startedAt: now } }, false) };
+    }, 'status', this.kubelet);
   }
 
   private startPod(pod: KubeObject): void {

@@ -432,7 +432,9 @@ export const podDescriptor = defineBuiltin({
       const errs = validatePodSpec(obj.spec, 'spec');
       // The binding subresource assigns a node to an unscheduled pod; no other write may.
       const binding = ctx.subresource === 'binding' && !asRecord(old.spec).nodeName;
-      const spec = binding ? { ...asRecord(obj.spec), nodeName: asRecord(old.spec).nodeName } : obj.spec;
+      let spec = binding ? { ...asRecord(obj.spec), nodeName: asRecord(old.spec).nodeName } : obj.spec;
+      // The ephemeralcontainers subresource changes only those (checked by the registry); nothing else may.
+      if (ctx.subresource === 'ephemeralcontainers') spec = { ...asRecord(obj.spec), ephemeralContainers: asRecord(old.spec).ephemeralContainers };
       if (!deepEqual(podSpecSkeleton(spec), podSpecSkeleton(old.spec))) errs.push({ type: 'FieldValueForbidden', field: 'spec', detail: POD_UPDATABLE });
       return errs;
     },
