@@ -94,8 +94,12 @@ export function normalize(obj: unknown): NormalizeResult {
   const schema = storageSchema(targetDescriptor);
   applyDefaults(out, schema);
 
-  // Safety net: a conversion bug must surface as issues, not as a malformed object handed to a controller.
-  const check = validateAgainstSchema(out, schema, '', { skipRootFields: ['metadata'] });
+  // Safety net: a conversion bug must surface as issues, not as a malformed object handed to a controller. An object
+  // already in the storage version's shape of a kind without conversion (EventReports, profiles …) was validated
+  // against that very schema above and only pruned and defaulted since: checking it again would double the cost of
+  // reading every report.
+  const unconverted = CONVERTERS[descriptor.kind] === SAME[descriptor.kind] && version.name === targetDescriptor.storageVersion && target === descriptor.kind;
+  const check = unconverted ? [] : validateAgainstSchema(out, schema, '', { skipRootFields: ['metadata'] });
   if (check.length > 0) {
     return { ok: false, issues: check.map((i) => ({ ...i, message: `after conversion to v1beta1: ${i.message}` })), warnings };
   }
@@ -219,17 +223,20 @@ function convertEventBasedAddOn(o: Record<string, unknown>, warnings: string[]):
   return 'EventTrigger';
 }
 
+const SAME: Partial<Record<KindName, Converter>> = {};
+const same_ = (k: Parameters<typeof same>[0]): Converter => (SAME[k] = same(k));
+
 const CONVERTERS: Readonly<Record<KindName, Converter>> = {
   EventSource: convertEventSource,
-  EventReport: same('EventReport'),
+  EventReport: same_('EventReport'),
   EventTrigger: convertEventTrigger,
   EventBasedAddOn: convertEventBasedAddOn,
-  ClusterProfile: same('ClusterProfile'),
-  Profile: same('Profile'),
-  ClusterSummary: same('ClusterSummary'),
-  ClusterReport: same('ClusterReport'),
-  SveltosCluster: same('SveltosCluster'),
-  ClusterSet: same('ClusterSet'),
-  Set: same('Set'),
-  ResourceSummary: same('ResourceSummary'),
+  ClusterProfile: same_('ClusterProfile'),
+  Profile: same_('Profile'),
+  ClusterSummary: same_('ClusterSummary'),
+  ClusterReport: same_('ClusterReport'),
+  SveltosCluster: same_('SveltosCluster'),
+  ClusterSet: same_('ClusterSet'),
+  Set: same_('Set'),
+  ResourceSummary: same_('ResourceSummary'),
 };
