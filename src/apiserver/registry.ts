@@ -18,7 +18,7 @@ import {
   type JSONSchemaProps,
 } from './schema/index.js';
 import { admitByPolicies } from './admission.js';
-import type { AdmissionGate, AdmissionOperation } from './webhooks.js';
+import type { AdmissionAttributes, AdmissionGate, AdmissionOperation } from './webhooks.js';
 import { objectKey, type Cluster } from './cluster.js';
 import { dropOmitEmpty } from './protobuf/decode.js';
 import { DecodeError, gvString, selectableFields, setPath, getPath, type HookContext, type ResourceDescriptor, type SubresourceAction } from './resource.js';
@@ -201,23 +201,10 @@ function validateAll(scope: Scope, obj: KubeObject, old: KubeObject | undefined,
   return errs;
 }
 
-// Validating admission runs after the strategy's validation, on the request's version of the object.
-function admit(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, old: KubeObject | undefined, o: WriteOptions): void {
+// What admission (policies and webhooks) sees of a write: the objects in the request's version.
+function attributesOf(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, old: KubeObject | undefined, o: WriteOptions): AdmissionAttributes & { object: KubeObject } {
   const meta = obj.metadata ?? {};
-  admitByPolicies(scope.cluster, {
-    operation,
-    desc: scope.desc,
-    version: scope.version,
-    subresource: scope.admittedAs ?? scope.subresource,
-    namespace: meta.namespace ?? '',
-    name: meta.name ?? '',
-    object: outputObject(scope, obj),
-    oldObject: old && outputObject(scope, old),
-    dryRun: o.dryRun,
-    username: `ripple:${scope.cluster.name}:admin`,
-    warnings: o.warnings,
-  });
-  o.gate?.validate({
+  return {
     operation,
     desc: scope.desc,
     version: scope.version,
@@ -229,7 +216,14 @@ function admit(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, ol
     dryRun: o.dryRun,
     options: optionsOf(operation, o),
     warnings: o.warnings,
-  });
+  };
+}
+
+// Validating admission runs after the strategy's validation, on the request's version of the object.
+function admit(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, old: KubeObject | undefined, o: WriteOptions): void {
+  const attrs = attributesOf(scope, operation, obj, old, o);
+  admitByPolicies(scope.cluster, { ...attrs, operation, username: `ripple:${scope.cluster.name}:admin` });
+  o.gate?.validate(attrs);
 }
 
 function optionsOf(operation: AdmissionOperation, o: { dryRun?: boolean; fieldManager?: string }): Record<string, unknown> {
@@ -242,23 +236,10 @@ function optionsOf(operation: AdmissionOperation, o: { dryRun?: boolean; fieldMa
 
 // Mutating admission webhooks (before validation). The object comes back decoded and defaulted again, as kube
 // decodes a webhook's patched object.
-function mutateByWebhooks(scope: Scope, operation: AdmissionOperation, obj: KubeObject, old: KubeObject | undefined, o: WriteOptions): KubeObject {
-  const out = outputObject(scope, obj);
-  const meta = obj.metadata ?? {};
-  const mutated = o.gate!.mutate({
-    operation,
-    desc: scope.desc,
-    version: scope.version,
-    subresource: scope.admittedAs ?? scope.subresource,
-    namespace: meta.namespace ?? '',
-    name: meta.name ?? '',
-    object: out,
-    oldObject: old && outputObject(scope, old),
-    dryRun: o.dryRun,
-    options: optionsOf(operation, o),
-    warnings: o.warnings,
-  });
-  if (mutated === out || deepEqual(mutated, out)) return obj;
+function mutateByWebhooks(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, old: KubeObject | undefined, o: WriteOptions): KubeObject {
+  const attrs = attributesOf(scope, operation, obj, old, o);
+  const mutated = o.gate!.mutate(attrs);
+  if (mutated === attrs.object || deepEqual(mutated, attrs.object)) return obj;
   return decodeObject(scope, mutated, { ...o, fieldValidation: 'Ignore' }, scope.subresource, { owned: true });
 }
 
