@@ -1,0 +1,145 @@
+// Ripple's own Helm chart (deploy/helm/ripple): it renders byte-identically with `ripple helm template`, with Helm
+// v3.17.4 (the oracle, when installed) and with `ripple manifests all`; its crds/ are the CRDs Ripple serves; its
+// values.schema.json refuses bad values; and the embedded API server accepts every rendered object under server-side
+// dry-run (CRDs applied first), through kubectl.
+import { strict as assert } from 'node:assert';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { parseAllDocuments } from 'yaml';
+import { KINDS, crdsToYaml, generateCrds } from '../../src/api/index.js';
+import { runHelmTemplate } from '../../src/cli/commands/helm.js';
+import { runCli } from '../support/run-cli.js';
+import { startTestApiServer, type TestApiServer } from '../support/apiserver.js';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const CHART = join(root, 'deploy', 'helm', 'ripple');
+const GOLDEN = join(root, 'testdata', 'deploy', 'helm');
+const ORACLE = '/work/tools/helm-oracle';
+const KUBECTL = '/usr/bin/kubectl';
+const CASES = readdirSync(GOLDEN).filter((f) => f.endsWith('.values.yaml')).map((f) => f.slice(0, -'.values.yaml'.length)).sort();
+
+/** helmArgs are the `helm template` arguments of one golden case (CRDs only in the default case). */
+function helmArgs(c: string): { args: string[]; includeCrds: boolean } {
+  return { args: ['ripple', CHART, '-n', 'projectsveltos', '-f', join(GOLDEN, `${c}.values.yaml`)], includeCrds: c === 'default' };
+}
+
+function ripple(c: string): string {
+  const { args, includeCrds } = helmArgs(c);
+  const r = runHelmTemplate([...args, ...(includeCrds ? ['--include-crds'] : [])]);
+  assert.equal(r.code, 0, `ripple helm template (${c}) failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+test('the golden cases exist', () => {
+  assert.deepEqual(CASES, ['all-features', 'default', 'shard-controller']);
+});
+
+for (const c of CASES) {
+  test(`chart case ${c}: ripple helm template matches the golden (and Helm's own output)`, () => {
+    const ours = ripple(c);
+    const file = join(GOLDEN, `${c}.yaml`);
+    if (existsSync(ORACLE)) {
+      const { args, includeCrds } = helmArgs(c);
+      const theirs = execFileSync(ORACLE, [`-include-crds=${includeCrds}`, '-n', 'projectsveltos', '-f', args[5], 'ripple', CHART], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      if (process.env.UPDATE_GOLDEN) writeFileSync(file, theirs);
+      assert.equal(ours, theirs, `ripple helm template differs from helm template for ${c}`);
+    }
+    assert.equal(ours, readFileSync(file, 'utf8'), `${c}: differs from testdata/deploy/helm/${c}.yaml (see its README to regenerate)`);
+  });
+}
+
+test('ripple manifests all prints the chart rendered with its defaults, CRDs included', async () => {
+  const r = await runCli(['manifests', 'all']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, readFileSync(join(GOLDEN, 'default.yaml'), 'utf8'));
+  const noCrds = await runCli(['manifests', 'all', '--no-crds', '-n', 'ripple-system', '--release-name', 'r', '--set', 'manager.replicas=3']);
+  assert.equal(noCrds.code, 0, noCrds.stderr);
+  assert.doesNotMatch(noCrds.stdout, /kind: CustomResourceDefinition/);
+  assert.match(noCrds.stdout, /name: r-ripple-manager\n  namespace: ripple-system/);
+  assert.match(noCrds.stdout, /replicas: 3/);
+  const bad = await runCli(['manifests', 'all', '--set', 'manager.agentMode=sometimes']);
+  assert.equal(bad.code, 3);
+  assert.match(bad.stderr, /manager\.agentMode must be one of the following: "agentless", "collect"/);
+});
+
+test("the chart's crds/ are exactly the CRDs Ripple serves (ripple manifests crds)", () => {
+  const files = readdirSync(join(CHART, 'crds'));
+  assert.deepEqual(files, ['ripple.yaml']);
+  assert.equal(readFileSync(join(CHART, 'crds', 'ripple.yaml'), 'utf8'), crdsToYaml(generateCrds(KINDS)), 'regenerate: ripple manifests crds > deploy/helm/ripple/crds/ripple.yaml');
+});
+
+test('values.schema.json refuses unknown keys, bad enums and invalid shard keys', () => {
+  for (const [set, message] of [
+    ['manager.replica=2', /additional properties 'replica' not allowed|Additional property replica is not allowed/],
+    ['manager.logLevel=verbose', /manager\.logLevel must be one of the following/],
+    ['sharding.keys[0]=EU_West', /sharding\.keys\.0: Does not match pattern/],
+    ['metrics.port=0', /metrics\.port: Must be greater than or equal to 1/],
+  ] as const) {
+    const r = runHelmTemplate(['ripple', CHART, '--set', set]);
+    assert.equal(r.code, 1, `--set ${set} was accepted`);
+    assert.match(r.stderr, message, `--set ${set}: ${r.stderr}`);
+  }
+});
+
+// ---- server-side dry-run against the embedded API server, through kubectl ----
+
+let srv: TestApiServer;
+let work: string;
+
+before(async () => {
+  srv = await startTestApiServer({ clusters: ['mgmt'] });
+  work = mkdtempSync(join(tmpdir(), 'ripple-chart-'));
+});
+after(async () => {
+  await srv?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+function kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = execFile(KUBECTL, ['--cache-dir', join(work, 'cache'), ...args], { env: { ...process.env, KUBECONFIG: srv.kubeconfigPath, HOME: work }, timeout: 60_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+      done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+    if (input !== undefined) child.stdin!.end(input);
+  });
+}
+
+/** split separates the CRDs of a render from the other objects. */
+function split(yaml: string): { crds: string; rest: string; kinds: string[] } {
+  const crds: string[] = [];
+  const rest: string[] = [];
+  const kinds: string[] = [];
+  for (const d of parseAllDocuments(yaml)) {
+    const o = d.toJS() as { kind?: string } | null;
+    if (!o) continue;
+    (o.kind === 'CustomResourceDefinition' ? crds : rest).push(d.toString());
+    if (o.kind !== 'CustomResourceDefinition') kinds.push(o.kind ?? '');
+  }
+  return { crds: crds.join('---\n'), rest: rest.join('---\n'), kinds };
+}
+
+test('every object of every case is accepted by the embedded API server under server-side dry-run', async () => {
+  const { crds } = split(readFileSync(join(GOLDEN, 'default.yaml'), 'utf8'));
+  let r = await kubectl(['apply', '--server-side', '-f', '-'], crds + '---\n' + readFileSync(join(root, 'testdata', 'deploy', 'servicemonitor-crd.yaml'), 'utf8'));
+  assert.equal(r.code, 0, r.stderr);
+  r = await kubectl(['create', 'namespace', 'projectsveltos']);
+  assert.equal(r.code, 0, r.stderr);
+  for (const c of CASES) {
+    const { rest, kinds } = split(readFileSync(join(GOLDEN, `${c}.yaml`), 'utf8'));
+    r = await kubectl(['apply', '--dry-run=server', '-o', 'name', '-f', '-'], rest);
+    assert.equal(r.code, 0, `${c}: ${r.stderr}`);
+    assert.equal(r.stdout.trim().split('\n').length, kinds.length, `${c}: ${r.stdout}`);
+  }
+  // Dry-run wrote nothing.
+  r = await kubectl(['get', 'deployments,serviceaccounts', '-n', 'projectsveltos', '-o', 'name']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /ripple/);
+  // A broken object is refused: the check can fail.
+  const broken = split(readFileSync(join(GOLDEN, 'default.yaml'), 'utf8')).rest.replace('  replicas: 2', '  replicas: -2');
+  r = await kubectl(['apply', '--dry-run=server', '-f', '-'], broken);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /replicas/);
+});
