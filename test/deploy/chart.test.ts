@@ -143,3 +143,31 @@ test('every object of every case is accepted by the embedded API server under se
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /replicas/);
 });
+
+test("every container command line of the chart is one `ripple` accepts (it gets as far as dialling the cluster)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ripple-chart-args-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  // A management cluster nobody listens on: parsing passes, connecting fails with exit code 4.
+  writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: [{name: x, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: x, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: x, user: x}}]\ncurrent-context: x\n');
+  const saved = process.env.KUBECONFIG;
+  process.env.KUBECONFIG = kubeconfig;
+  try {
+    let n = 0;
+    for (const c of CASES) {
+      for (const d of parseAllDocuments(readFileSync(join(GOLDEN, `${c}.yaml`), 'utf8'))) {
+        const o = d.toJS() as { kind?: string; spec?: { template: { spec: { containers: { args: string[] }[] } } } } | null;
+        if (o?.kind !== 'Deployment') continue;
+        const args = o.spec!.template.spec.containers[0].args;
+        const r = await runCli(args);
+        assert.equal(r.code, 4, `${c}: ripple ${args.join(' ')}\n${r.stderr}`);
+        assert.match(r.stderr, /cannot reach the management cluster/);
+        n++;
+      }
+    }
+    assert.equal(n, 6);
+  } finally {
+    if (saved === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = saved;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

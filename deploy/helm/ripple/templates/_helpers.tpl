@@ -37,6 +37,9 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - manager
 - --agent-mode={{ .Values.manager.agentMode }}
 {{- if .Values.agent.deploy }}
+{{- if ne .Values.manager.agentMode "collect" }}
+{{- fail "agent.deploy needs manager.agentMode=collect: the deployed agents leave their reports for the manager to collect" }}
+{{- end }}
 - --deploy-agent
 - --agent-image={{ default (include "ripple.image" .) .Values.agent.image }}
 {{- end }}
