@@ -171,3 +171,10 @@ test("every container command line of the chart is one `ripple` accepts (it gets
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('ripple helm lint passes on the chart (NOTES.txt included)', async () => {
+  const r = await runCli(['helm', 'lint', CHART]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/);
+  assert.doesNotMatch(r.stdout, /\[(ERROR|WARNING)\]/);
+});
