@@ -77,6 +77,8 @@ test('values.schema.json refuses unknown keys, bad enums and invalid shard keys'
     ['manager.logLevel=verbose', /manager\.logLevel must be one of the following/],
     ['sharding.keys[0]=EU_West', /sharding\.keys\.0: Does not match pattern/],
     ['metrics.port=0', /metrics\.port: Must be greater than or equal to 1/],
+    ['agent.deploy=true', /agent\.deploy needs manager\.agentMode=collect/],
+    ['rbac.extraRules[0].apiGroups[0]=apps', /verbs is required|missing properties 'verbs'/],
   ] as const) {
     const r = runHelmTemplate(['ripple', CHART, '--set', set]);
     assert.equal(r.code, 1, `--set ${set} was accepted`);
