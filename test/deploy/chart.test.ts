@@ -180,3 +180,11 @@ test('ripple helm lint passes on the chart (NOTES.txt included)', async () => {
   assert.match(r.stdout, /1 chart\(s\) linted, 0 chart\(s\) failed/);
   assert.doesNotMatch(r.stdout, /\[(ERROR|WARNING)\]/);
 });
+
+test("the chart's copy of the Grafana dashboard is deploy/grafana/ripple.json", () => {
+  assert.equal(readFileSync(join(CHART, 'dashboards', 'ripple.json'), 'utf8'), readFileSync(join(root, 'deploy', 'grafana', 'ripple.json'), 'utf8'), 'cp deploy/grafana/ripple.json deploy/helm/ripple/dashboards/');
+  const cm = parseAllDocuments(readFileSync(join(GOLDEN, 'all-features.yaml'), 'utf8')).map((d) => d.toJS()).find((o) => o?.kind === 'ConfigMap' && o.metadata.name === 'ripple-dashboard');
+  assert.ok(cm, 'metrics.grafanaDashboard.enabled renders the dashboard ConfigMap');
+  assert.equal(cm.metadata.labels.grafana_dashboard, '1');
+  assert.deepEqual(JSON.parse(cm.data['ripple.json']), JSON.parse(readFileSync(join(root, 'deploy', 'grafana', 'ripple.json'), 'utf8')));
+});
