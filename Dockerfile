@@ -30,6 +30,8 @@ COPY --from=build /src/dist/ dist/
 COPY --from=build /src/bin/ bin/
 # The seed documents `ripple up --demo` applies.
 COPY testdata/seeds/ testdata/seeds/
+# Ripple's own chart: `ripple manifests all` renders it.
+COPY deploy/helm/ripple/ deploy/helm/ripple/
 # 65532: the conventional "nonroot" user of distroless images; no home directory is needed.
 USER 65532:65532
 EXPOSE 8080

@@ -51,5 +51,10 @@ if (problem) {
   register();
   entry = pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href;
 }
+// A reader that stops early (`ripple manifests all | head`) closes the pipe: stop quietly instead of crashing on EPIPE.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
 const { main } = await import(entry);
 process.exitCode = await main(process.argv.slice(2));

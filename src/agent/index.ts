@@ -26,6 +26,7 @@ export { FIELD_MANAGER, PHASE_WAITING, ReportWriter, planReport, reportDiffers, 
 export { EventSourceNameRenderer, computeNeeds, type ClusterNeeds, type NeedsProblem, type NeedsResult, type TriggerView } from './needs.js';
 export { OWNER_TRIGGERS_ANNOTATION, buildEventSourceCopy, planDistribution, type DistributionAction, type EventSourceCopy } from './distribution.js';
 export { DELIVERY_MODES, startAgentManager, type AgentManager, type AgentManagerOptions, type DeliveryMode } from './manager.js';
+export { AGENT_FIELD_MANAGER, AGENT_NAME, agentManifests, applyAgent, type AgentDeployment } from './deploy.js';
 export { startClusterAgent, type ClusterAgent, type ClusterAgentOptions } from './cluster-agent.js';
 export { agentMetrics, type AgentMetrics } from './metrics.js';
 export { EVENT_SOURCE, EVENT_TRIGGER, EVENT_BASED_ADDON } from './sources.js';

@@ -35,6 +35,7 @@ import { createLuaRuntime, type LuaRuntime } from '../lua/index.js';
 import { silentLogger, type Logger } from '../obs/index.js';
 import type { Registry } from 'prom-client';
 import { ClusterDetector, type ReportUpdate } from './detector.js';
+import { applyAgent, type AgentDeployment } from './deploy.js';
 import { buildEventSourceCopy, planDistribution, type EventSourceCopy } from './distribution.js';
 import { agentMetrics, type AgentMetrics } from './metrics.js';
 import { EventSourceNameRenderer, computeNeeds, type TriggerView } from './needs.js';
@@ -82,6 +83,8 @@ export interface AgentManagerOptions {
   healthIntervalMs?: number;
   /** How long start waits for the management informers to list, ms (default 60 s). */
   syncTimeoutMs?: number;
+  /** collect mode: install `ripple agent` (this image) into every cluster EventSources are copied to (deploy.ts). */
+  agentDeployment?: AgentDeployment;
 }
 
 /** AgentManager is a running management-side agent. */
@@ -161,6 +164,7 @@ class Manager implements AgentManager {
   private stopped = false;
   private readonly triggerProblems = new Map<string, { rv: string | undefined; messages: Set<string> }>();
   private readonly crdsEnsured = new WeakSet<KubeClient>();
+  private readonly agentDeployed = new WeakSet<KubeClient>();
 
   constructor(
     private readonly options: AgentManagerOptions,
@@ -168,6 +172,7 @@ class Manager implements AgentManager {
     private readonly ownsRuntime: boolean,
   ) {
     this.mode = options.mode ?? 'agentless';
+    if (options.agentDeployment && this.mode !== 'collect') throw new Error(`deploying the agent needs delivery mode collect (not ${this.mode}): the installed agent does not send reports`);
     this.log = (options.logger ?? silentLogger()).child({ component: 'agent', mode: this.mode });
     this.metrics = options.metrics ? agentMetrics(options.metrics) : undefined;
     this.mgmt = options.informers.client;
@@ -576,6 +581,11 @@ class Manager implements AgentManager {
     if (entry.paused) return;
     const client = await this.options.registry.client(key);
     await this.ensureAgentCrds(client);
+    if (this.options.agentDeployment && !this.agentDeployed.has(client)) {
+      await applyAgent(client, rt.identity, this.options.agentDeployment);
+      this.agentDeployed.add(client);
+      this.log.info({ cluster: key, image: this.options.agentDeployment.image }, 'agent deployed into the cluster');
+    }
     const factory = await this.options.registry.informers(key);
     if (!rt.esSub || rt.esSubFactory !== factory) {
       void rt.esSub?.unsubscribe();

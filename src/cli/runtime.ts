@@ -21,7 +21,12 @@ export function logLevelFlag(value: string | undefined, fallback?: LogLevel): Lo
 export function kubeConfigFrom(file: string | undefined, context: string | undefined): KubeConfig {
   if (file) return loadKubeConfig({ file, context });
   const kc = new KubeConfig();
-  kc.loadFromDefault();
+  try {
+    kc.loadFromDefault();
+  } catch (err) {
+    // $KUBECONFIG naming a missing or unreadable file: client-node throws the raw fs/YAML error.
+    throw new KubeConfigError('Unreadable', `cannot read the kubeconfig ($KUBECONFIG=${process.env.KUBECONFIG ?? ''}): ${err instanceof Error ? err.message : String(err)}; pass --kubeconfig FILE or fix KUBECONFIG`);
+  }
   if (!kc.getCurrentCluster()) throw new KubeConfigError('NoCluster', 'no kubeconfig found: pass --kubeconfig FILE, set KUBECONFIG, or run inside a cluster');
   return loadKubeConfig({ kubeConfig: kc, context });
 }

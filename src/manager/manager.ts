@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { startAddonDeployer, type AddonDeployer } from '../addons/index.js';
-import { startAgentManager, type AgentManager } from '../agent/index.js';
+import { startAgentManager, type AgentDeployment, type AgentManager } from '../agent/index.js';
 import { ClusterReadinessController, ClusterRegistry, ClusterSetController } from '../clusters/index.js';
 import { startEventManager, type EventManager, type EventManagerOptions } from '../events/index.js';
 import { EventRecorder, FencedError, InformerFactory, KubeClient, LeaderElector, errorMessage } from '../kube/index.js';
@@ -55,6 +55,8 @@ export interface ManagerOptions {
   recorder?: EventRecorder;
   /** How EventSources are evaluated (default agentless). */
   agentMode?: AgentMode;
+  /** agentMode collect: install `ripple agent` with this image into the managed clusters (src/agent/deploy.ts). */
+  agentDeployment?: AgentDeployment;
   clock?: Clock;
   /** Coalescing window of every watch-driven component, ms (default: each component's own, 10). */
   coalesceMs?: number;
@@ -229,7 +231,7 @@ class ControlPlane implements Manager {
     readiness.start();
     sets.start();
     try {
-      c.agent = await startAgentManager({ ...common, mode: o.agentMode ?? 'agentless', clock: o.clock, coalesceMs: o.coalesceMs, luaInstructionLimit: o.luaInstructionLimit });
+      c.agent = await startAgentManager({ ...common, mode: o.agentMode ?? 'agentless', agentDeployment: o.agentDeployment, clock: o.clock, coalesceMs: o.coalesceMs, luaInstructionLimit: o.luaInstructionLimit });
       c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs, renderBudget: o.renderBudget });
       await c.events.ready;
       c.addons = await startAddonDeployer({ ...common, clock: o.clock, coalesceMs: o.coalesceMs, chartCacheDir: o.chartCacheDir });

@@ -23,6 +23,13 @@ test('shardKeysInUse: distinct, sorted, non-empty keys of live clusters', () => 
   assert.deepEqual(shardKeysInUse([cluster('a', 'x'), cluster('b', 'x'), cluster('c'), cluster('d', ''), cluster('e', 'w'), cluster('f', 'v', true)]), ['w', 'x']);
 });
 
+test('shardDeployment: hardened like the chart\'s managers (non-root, read-only root filesystem, /tmp volume)', () => {
+  const spec = (shardDeployment('blue', T) as KubeObject & { spec: { template: { spec: { securityContext: { runAsNonRoot: boolean }; containers: { securityContext: { readOnlyRootFilesystem: boolean }; volumeMounts: { mountPath: string }[] }[] } } } }).spec.template.spec;
+  assert.equal(spec.securityContext.runAsNonRoot, true);
+  assert.equal(spec.containers[0].securityContext.readOnlyRootFilesystem, true);
+  assert.deepEqual(spec.containers[0].volumeMounts.map((m) => m.mountPath), ['/tmp']);
+});
+
 test('planShards: apply one Deployment per key, delete owned Deployments of unused keys', () => {
   const d = shardDeployment('blue', T) as KubeObject & { spec: { replicas: number; template: { spec: { containers: { image: string; args: string[] }[] } } } };
   assert.equal(d.metadata.name, 'ripple-manager-shard-blue');

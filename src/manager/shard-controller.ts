@@ -69,14 +69,21 @@ export function shardDeployment(key: string, t: ShardDeploymentTemplate): Deploy
         metadata: { labels: { ...selector, [ShardLabels.shardHash]: shardHash(key) }, annotations: { [Annotations.shardKey]: key } },
         spec: {
           ...(t.serviceAccountName ? { serviceAccountName: t.serviceAccountName } : {}),
+          // Hardened like the chart's managers (deploy/helm/ripple): non-root, read-only root filesystem, /tmp for
+          // downloaded charts.
+          securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
           containers: [
             {
               name: 'manager',
               image: t.image,
               args: ['manager', '--leader-elect', '--leader-elect-namespace', t.namespace, '--shard-key', key, '--metrics-port', '8080', '--metrics-address', '0.0.0.0', ...(t.args ?? [])],
               ports: [{ name: 'metrics', containerPort: 8080 }],
+              readinessProbe: { httpGet: { path: '/healthz', port: 'metrics' } },
+              securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+              volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
             },
           ],
+          volumes: [{ name: 'tmp', emptyDir: {} }],
         },
       },
     },

@@ -24,10 +24,25 @@ test('ripple manager rejects inconsistent leader-election and shard-controller f
     [['--shard-controller'], /needs --shard-image/],
     [['--shard-controller', '--shard-image', 'x', '--shard-key', 'a'], /takes no --shard-key/],
     [['--shard-controller', '--shard-image', 'x', '--shard-replicas', '-1'], /--shard-replicas/],
+    [['--deploy-agent', '--agent-mode', 'collect'], /--deploy-agent needs --agent-image/],
+    [['--agent-image', 'x', '--agent-mode', 'collect'], /--agent-image needs --deploy-agent/],
   ];
   for (const [args, re] of cases) {
     const r = await runCli(['manager', ...args]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, re, args.join(' '));
+  }
+});
+
+test('ripple manager with $KUBECONFIG naming a missing file exits 3 with the file named (no stack trace)', async () => {
+  const saved = process.env.KUBECONFIG;
+  process.env.KUBECONFIG = '/nonexistent/ripple-kubeconfig';
+  try {
+    const r = await runCli(['manager']);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /cannot read the kubeconfig \(\$KUBECONFIG=\/nonexistent\/ripple-kubeconfig\).*pass --kubeconfig FILE/);
+  } finally {
+    if (saved === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = saved;
   }
 });

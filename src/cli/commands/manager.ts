@@ -36,7 +36,8 @@ import { ExitCode, UsageError, oneOf, parseFlags, portFlag, type Command, type C
 import { kubeConfigFrom, logLevelFlag, onStopSignal } from '../runtime.js';
 
 const USAGE = `Usage: ripple manager [--kubeconfig FILE] [--context CTX] [--install-crds] [--register-management-cluster]
-                      [--agent-mode agentless|collect] [--metrics-port P] [--metrics-address ADDR]
+                      [--agent-mode agentless|collect] [--deploy-agent --agent-image IMAGE]
+                      [--metrics-port P] [--metrics-address ADDR]
                       [--leader-elect] [--leader-elect-id NAME] [--leader-elect-namespace NS]
                       [--leader-elect-lease-duration D] [--leader-elect-renew-deadline D]
                       [--leader-elect-retry-period D] [--shard-key KEY] [--ui-port P] [--log-level LEVEL]
@@ -59,6 +60,10 @@ Flags:
                                the kubeconfig's current context (flattened) in Secret mgmt/mgmt-sveltos-kubeconfig
   --agent-mode MODE            agentless (default): watch every managed cluster from here; collect: copy EventSources
                                into the clusters and collect the reports of \`ripple agent --run-mode do-not-send-reports\`
+  --deploy-agent               with --agent-mode collect: install that agent into every managed cluster EventSources
+                               are copied to (namespace ${SVELTOS_NAMESPACE}: ServiceAccount, read-only ClusterRole +
+                               EventReports, Deployment ripple-agent), like Sveltos installs sveltos-agent
+  --agent-image IMAGE          image of the deployed agents (entrypoint \`ripple\`); required by --deploy-agent
   --metrics-port P             serve Prometheus metrics on ADDR:P/metrics (and /healthz)
   --metrics-address ADDR       address for --metrics-port (default 127.0.0.1; 0.0.0.0 inside a Pod)
   --leader-elect               run the controllers only while holding this shard's Lease (run several replicas per
@@ -104,6 +109,7 @@ Examples:
   ripple manager --kubeconfig mgmt.yaml --install-crds --register-management-cluster
   ripple manager --leader-elect --metrics-port 8080 --metrics-address 0.0.0.0      # in a Pod (in-cluster config)
   ripple manager --leader-elect --shard-key eu                                       # the managers of shard eu
+  ripple manager --agent-mode collect --deploy-agent --agent-image ghcr.io/acme/ripple:v1
   ripple manager --shard-controller --shard-image ghcr.io/acme/ripple:v1 --shard-arg=--agent-mode=collect
 `;
 
@@ -216,6 +222,8 @@ export const commands: Command[] = [
         'install-crds': { type: 'boolean' },
         'register-management-cluster': { type: 'boolean' },
         'agent-mode': { type: 'string' },
+        'deploy-agent': { type: 'boolean' },
+        'agent-image': { type: 'string' },
         'metrics-port': { type: 'string' },
         'metrics-address': { type: 'string' },
         'leader-elect': { type: 'boolean' },
@@ -236,6 +244,9 @@ export const commands: Command[] = [
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const agentMode = oneOf<AgentMode>('--agent-mode', values['agent-mode'] ?? 'agentless', AGENT_MODES);
+      if (values['deploy-agent'] && agentMode !== 'collect') throw new UsageError('--deploy-agent needs --agent-mode collect (the deployed agent leaves its reports for the manager to collect)');
+      if (values['deploy-agent'] && !values['agent-image']) throw new UsageError('--deploy-agent needs --agent-image IMAGE (an image built from Ripple\'s Dockerfile)');
+      if (values['agent-image'] !== undefined && !values['deploy-agent']) throw new UsageError('--agent-image needs --deploy-agent');
       const metricsPort = portFlag('metrics-port', values['metrics-port']);
       const uiPort = portFlag('ui-port', values['ui-port']);
       const level = logLevelFlag(values['log-level'], 'info');
@@ -323,6 +334,7 @@ export const commands: Command[] = [
           client,
           logger,
           agentMode,
+          agentDeployment: values['deploy-agent'] ? { image: values['agent-image']! } : undefined,
           metricsPort,
           metricsHost: values['metrics-address'],
           shardKey: values['shard-key'],

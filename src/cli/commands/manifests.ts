@@ -1,7 +1,42 @@
 // manifests: prints the Kubernetes manifests Ripple installs. `manifests crds` prints the CustomResourceDefinitions
-// of every kind Ripple serves, generated from src/api's schemas.
+// of every kind Ripple serves, generated from src/api's schemas; `manifests all` prints everything Ripple's Helm chart
+// (deploy/helm/ripple) installs, rendered by Ripple's own Helm engine — no helm binary needed.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { KINDS, crdsToYaml, generateCrds } from '../../api/index.js';
 import { ExitCode, UsageError, oneOf, parseFlags, type Command } from '../command.js';
+import { runHelmTemplate } from './helm.js';
+
+/** CHART_DIR is Ripple's own chart: deploy/helm/ripple above this module (in src/cli/commands/ or a dist/ chunk). */
+export const CHART_DIR = (() => {
+  for (let dir = import.meta.dirname; ; ) {
+    const candidate = join(dir, 'deploy', 'helm', 'ripple');
+    if (existsSync(join(candidate, 'Chart.yaml'))) return candidate;
+    const up = dirname(dir);
+    if (up === dir) return join(import.meta.dirname, '..', '..', '..', 'deploy', 'helm', 'ripple');
+    dir = up;
+  }
+})();
+
+const allUsage = `Usage: ripple manifests all [--namespace NS] [--release-name NAME] [-f FILE]... [--set K=V]... [--no-crds]
+
+Prints every object that installs Ripple into a management cluster — its CRDs, ServiceAccount, least-privilege RBAC,
+the manager Deployment (leader election), metrics Service, NetworkPolicy and PodDisruptionBudget — exactly as
+\`helm template RELEASE deploy/helm/ripple --include-crds\` prints them, without Helm. Values files and --set take
+the chart's values (see deploy/helm/ripple/values.yaml and values.schema.json).
+
+Flags:
+  -n, --namespace NS       namespace to install into (default projectsveltos; create it first)
+      --release-name NAME  release name, prefix of the object names (default ripple)
+  -f, --values FILE        a values file for the chart (repeatable; later files win)
+      --set K=V            set one chart value (repeatable), e.g. --set manager.agentMode=collect
+      --no-crds            leave the CustomResourceDefinitions out
+
+Examples:
+  kubectl create namespace projectsveltos
+  ripple manifests all | kubectl apply --server-side -f -
+  ripple manifests all --set manager.replicas=3 --set metrics.serviceMonitor.enabled=true
+`;
 
 const usage = `Usage: ripple manifests crds [--output yaml|json] [--kind KIND]...
 
@@ -20,6 +55,33 @@ Examples:
 `;
 
 export const commands: Command[] = [
+  {
+    path: ['manifests', 'all'],
+    summary: 'Print everything that installs Ripple in a cluster (its Helm chart rendered with default values, CRDs included)',
+    usage: allUsage,
+    async run(args, io) {
+      const { values, positionals } = parseFlags(args, {
+        namespace: { type: 'string', short: 'n', default: 'projectsveltos' },
+        'release-name': { type: 'string', default: 'ripple' },
+        values: { type: 'string', short: 'f', multiple: true },
+        set: { type: 'string', multiple: true },
+        'no-crds': { type: 'boolean' },
+      });
+      if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      if (!existsSync(join(CHART_DIR, 'Chart.yaml'))) {
+        io.stderr.write(`ripple manifests all: Ripple's chart is not at ${CHART_DIR}; run from a complete installation (the chart ships in deploy/helm/ripple)\n`);
+        return ExitCode.BadInput;
+      }
+      const helmArgs = [values['release-name'] ?? 'ripple', CHART_DIR, '--namespace', values.namespace ?? 'projectsveltos'];
+      for (const f of values.values ?? []) helmArgs.push('--values', f);
+      for (const s of values.set ?? []) helmArgs.push('--set', s);
+      if (!values['no-crds']) helmArgs.push('--include-crds');
+      const r = runHelmTemplate(helmArgs);
+      io.stdout.write(r.stdout);
+      io.stderr.write(r.stderr);
+      return r.code === 0 ? ExitCode.Ok : ExitCode.BadInput;
+    },
+  },
   {
     path: ['manifests', 'crds'],
     summary: 'Print the CustomResourceDefinitions Ripple serves (YAML or JSON)',
