@@ -19,7 +19,7 @@ const LUA = `function evaluate()
   return hs
 end`;
 
-const check = (extra: Partial<ValidateHealth>): ValidateHealth => ({ name: 'deployment-health', featureID: 'Resources', group: 'apps', version: 'v1', kind: 'Deployment', ...extra });
+const check = (extra: Partial<ValidateHealth>): ValidateHealth => ({ jobCheck: undefined, name: 'deployment-health', featureID: 'Resources', group: 'apps', version: 'v1', kind: 'Deployment', ...extra });
 
 describe('validateHealths core', () => {
   let lua: LuaRuntime;

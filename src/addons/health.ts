@@ -11,7 +11,8 @@
 // Go: addon-controller controllers/health_checks.go (validateHealthPolicies), libsveltos lib/cel.
 import type { ClusterProfileSpec, ValidateHealth } from '../api/index.js';
 import type { JsonValue, LuaRuntime } from '../lua/index.js';
-import { compileCelRules, compileSelectorLabels, evaluateCelRules, type KubeObject } from '../match/index.js';
+import type { KubeObject } from '../kube/index.js';
+import { compileCelRules, compileSelectorLabels, evaluateCelRules } from '../match/index.js';
 
 /** HealthFeature is the featureID a check runs after. */
 export type HealthFeature = ValidateHealth['featureID'];
@@ -96,7 +97,7 @@ export function evaluateCheck(c: ValidateHealth, selected: readonly KubeObject[]
   }
   for (const o of selected) {
     if (cel) {
-      const out = evaluateCelRules(cel, o);
+      const out = evaluateCelRules(cel, o as Parameters<typeof evaluateCelRules>[1]);
       if (!out.matched) {
         const why = out.failures.length > 0 ? ` (${out.failures.map((f) => `${f.name}: ${f.message}`).join('; ')})` : '';
         return { state: 'unhealthy', check: c.name, message: `validateHealths ${c.name}: ${describe(o)} is not healthy: no evaluateCEL rule is true${why}` };

@@ -54,6 +54,7 @@ import { PolicyRenderer } from './render.js';
 import { goJSON, sha256Hex, STAMP_ANNOTATIONS } from './stamp.js';
 import { HELM_FEATURE, HelmFeature, unhonouredOptions, type HelmChartResult } from './helm-feature.js';
 import { ChartCache } from '../charts/index.js';
+import { HealthGate, isHealthGated, LuaHost } from './health-feature.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
 
@@ -122,6 +123,9 @@ export class SummaryReconciler {
   private readonly reported = new Set<string>();
   private readonly reportChecked = new Set<string>();
   private readonly helm: HelmFeature;
+  /** validateHealths gating (health-feature.ts) and the Lua runtime it shares with Lua policies. */
+  readonly lua = new LuaHost();
+  readonly health: HealthGate;
 
   constructor(
     private readonly c: AddonContext,
@@ -130,6 +134,7 @@ export class SummaryReconciler {
     this.renderer = new PolicyRenderer(c.funcOptions);
     this.helm = new HelmFeature(c, this.renderer, new ChartCache(c.chartCacheDir));
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
+    this.health = new HealthGate(c.registry, this.lua, enqueue, c.log);
     this.drift = new DriftWatcher(
       c.registry,
       c.mgmtInformers,
@@ -152,6 +157,7 @@ export class SummaryReconciler {
     const key = e.entry.key;
     if (e.type === 'removed' || (e.type === 'updated' && e.changed.includes('kubeconfig'))) {
       for (const s of this.drift.dropCluster(key)) this.enqueue(s);
+      for (const s of this.health.dropCluster(key)) this.enqueue(s);
       for (const n of [...this.namespaces]) if (n.startsWith(`${key}|`)) this.namespaces.delete(n);
     }
     for (const cs of this.c.caches.summaries.cache.byIndex(CLUSTER_INDEX, key)) this.enqueue(`${cs.metadata.namespace}/${cs.metadata.name}`);
@@ -213,6 +219,7 @@ export class SummaryReconciler {
     let helmRequeue = false;
     if (!waiting && spec.syncMode !== 'DryRun' && ((spec.helmCharts ?? []).length > 0 || (status.helmReleaseSummaries ?? []).length > 0)) {
       const h = await this.deployHelm(pass, entry, status);
+      if (h.feature && (h.feature.status === 'Provisioned' || isHealthGated(h.feature))) h.feature = await this.gateHealth(pass, entry, h.feature, status);
       features = [...features.filter((f) => f.featureID !== HELM_FEATURE), ...(h.feature ? [h.feature] : [])];
       helmRequeue = h.requeue;
     }
@@ -238,12 +245,14 @@ export class SummaryReconciler {
       const drifting = spec.syncMode === 'ContinuousWithDriftDetection';
       const quiet =
         prevFeature?.hash === statusHash &&
-        prevFeature.status === 'Provisioned' &&
+        (prevFeature.status === 'Provisioned' || isHealthGated(prevFeature)) &&
         !this.driftPending.has(key) &&
         !this.forceFull.has(key) &&
         (!drifting || this.drift.trackedHash(key) === inputs.hash);
       if (quiet) {
-        await this.writeStatus(raw, cs, { ...status, featureSummaries: [prevFeature, ...features.filter((f) => f.featureID !== RESOURCES)] });
+        // Deployed and unchanged; a feature still waiting for its validateHealths evaluates them again.
+        const f = isHealthGated(prevFeature) ? await this.gateHealth(pass, entry, prevFeature, status) : prevFeature;
+        await this.writeStatus(raw, cs, { ...status, featureSummaries: [f, ...features.filter((f) => f.featureID !== RESOURCES)] });
         return helmRequeue ? { requeue: true } : undefined;
       }
       // Drift, or an ownership move: read every object again instead of trusting what we last wrote.
@@ -256,7 +265,7 @@ export class SummaryReconciler {
       const t0 = performance.now();
       try {
         const r = await this.deploy(pass, entry, inputs, prevFeature, status);
-        feature = r.feature;
+        feature = r.feature.status === 'Provisioned' ? await this.gateHealth(pass, entry, r.feature, status) : r.feature;
         result = r.result;
         if (r.gvks) status.deployedGVKs = [{ featureID: RESOURCES, deployedGroupVersionKind: r.gvks }];
       } catch (err) {
@@ -289,7 +298,7 @@ export class SummaryReconciler {
     const prev = status.featureSummaries?.find((f) => f.featureID === HELM_FEATURE);
     const charts = spec.helmCharts ?? [];
     const hash = hexToBase64(this.helm.inputsHash(spec, cs.spec.clusterNamespace, entry.object));
-    if (charts.length > 0 && prev?.hash === hash && prev.status === 'Provisioned' && !this.driftPending.has(p.key) && !this.forceFull.has(p.key)) return { feature: prev, requeue: false };
+    if (charts.length > 0 && prev?.hash === hash && (prev.status === 'Provisioned' || isHealthGated(prev)) && !this.driftPending.has(p.key) && !this.forceFull.has(p.key)) return { feature: prev, requeue: false };
     let client: KubeClient;
     try {
       client = await this.c.registry.client(entry.key);
@@ -353,6 +362,7 @@ export class SummaryReconciler {
     this.index.forget(key);
     this.kinds.forget(key);
     this.drift.untrack(key);
+    this.health.forget(key);
     this.lastDeployed.delete(key);
     this.known.delete(key);
     this.driftPending.delete(key);
@@ -369,7 +379,11 @@ export class SummaryReconciler {
       const other = this.c.caches.summaries.cache.get(cs.spec.clusterNamespace, name);
       if (!other) return `${kind} ${dep} is a dependency. The ClusterSummary instance for this profile/cluster was not found`;
       const on = normalized<ClusterSummary>(other);
-      if (!on.ok || other.metadata.deletionTimestamp || !isProvisioned(on.object)) return `${kind} ${dep} is a dependency and it is not fully deployed yet`;
+      if (!on.ok || other.metadata.deletionTimestamp || !isProvisioned(on.object)) {
+        const unhealthy = on.ok ? on.object.status?.featureSummaries?.find((f) => isHealthGated(f)) : undefined;
+        if (unhealthy) return `${kind} ${dep} is a dependency and it is not healthy yet: ${unhealthy.failureMessage}`;
+        return `${kind} ${dep} is a dependency and it is not fully deployed yet`;
+      }
     }
     return undefined;
   }
@@ -395,7 +409,6 @@ export class SummaryReconciler {
   private warnIgnored(raw: KubeObject, spec: ClusterProfileSpec): void {
     const ignored = (
       [
-        ['validateHealths', spec.validateHealths],
         ['preDeployChecks', spec.preDeployChecks],
         ['preDeleteChecks', spec.preDeleteChecks],
         ['postDeleteChecks', spec.postDeleteChecks],
@@ -404,10 +417,19 @@ export class SummaryReconciler {
     )
       .filter(([, v]) => (v ?? []).length > 0)
       .map(([k]): string => k);
-    if (spec.reloader) ignored.push('reloader');
     if (ignored.length > 0) {
       record(this.c, raw, 'Warning', 'NotSupported', `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not evaluated by Ripple yet: the add-ons are reported Provisioned once applied`);
     }
+  }
+
+  /** gateHealth holds a deployed feature back until its validateHealths pass (health-feature.ts); Events on change. */
+  private async gateHealth(p: Pass, entry: ClusterEntry, deployed: Feature, status: ClusterSummaryStatus): Promise<Feature> {
+    const base: Feature = { ...deployed, status: 'Provisioned', failureReason: undefined, failureMessage: undefined, consecutiveFailures: undefined };
+    const previous = status.featureSummaries?.find((f) => f.featureID === deployed.featureID);
+    const featureID = deployed.featureID as 'Resources' | 'Helm';
+    const out = await this.health.gate({ summary: p.key, cluster: entry.key, spec: p.spec, featureID, deployed: base, previous });
+    if (out.event) record(this.c, p.raw, out.event.type, out.event.reason, out.event.message);
+    return out.feature;
   }
 
   private failedFeature(prev: Feature | undefined, f: FeatureFailure, hash: string | undefined): Feature {
