@@ -55,6 +55,7 @@ import { goJSON, sha256Hex, STAMP_ANNOTATIONS } from './stamp.js';
 import { HELM_FEATURE, HelmFeature, unhonouredOptions, type HelmChartResult } from './helm-feature.js';
 import { ChartCache } from '../charts/index.js';
 import { HealthGate, isHealthGated, LuaHost } from './health-feature.js';
+import { planRestarts, restartWorkloads } from './reloader.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
 
@@ -724,6 +725,7 @@ export class SummaryReconciler {
     });
     this.afterExecute(p, entry, actions, outcome);
     if (!dryRun) this.remember(key, desired, outcome, known);
+    const reloadErrors = spec.reloader && !dryRun ? await this.reload(p, entry, desired, outcome, clients) : [];
     if (outcome.errors.length > 0) {
       // A namespace deleted behind our back makes applies fail: forget what we believed exists there.
       for (const n of [...this.namespaces]) if (n.startsWith(`${entry.key}|`) || n.startsWith(`${LOCAL}|`)) this.namespaces.delete(n);
@@ -739,7 +741,7 @@ export class SummaryReconciler {
       this.reportChecked.add(key);
     }
 
-    const problems = [...rendered.failures, ...outcome.errors];
+    const problems = [...rendered.failures, ...outcome.errors, ...reloadErrors];
     const now = rfc3339(this.c.clock.now());
     if (!dryRun && (outcome.conflicts.length > 0 || problems.length > 0)) {
       const conflict = outcome.conflicts.length > 0;
@@ -772,6 +774,29 @@ export class SummaryReconciler {
       result: undefined,
       gvks: dryRun ? undefined : newGvks,
     };
+  }
+
+  /** reload restarts the workloads consuming a ConfigMap/Secret this pass changed (`reloader: true`, reloader.ts). */
+  private async reload(p: Pass, entry: ClusterEntry, desired: readonly DesiredObject[], outcome: ExecuteOutcome, clients: Record<Target, KubeClient | undefined>): Promise<string[]> {
+    const restarts = planRestarts(desired, outcome);
+    if (restarts.length === 0) return [];
+    const done = await restartWorkloads(clients, restarts, new Date(this.c.clock.now()).toISOString(), this.c.fieldManager);
+    const known = this.known.get(p.key);
+    const errors: string[] = [];
+    for (const r of done) {
+      const { id, because } = r.restart;
+      if (r.error) {
+        errors.push(r.error);
+        continue;
+      }
+      // The restart changed the object's resourceVersion: keep the optimistic lock of the next update valid.
+      const k = known?.get(identityKey(id));
+      const rv = r.result?.metadata.resourceVersion;
+      if (k && rv) known!.set(identityKey(id), { ...k, resourceVersion: rv });
+      record(this.c, p.raw, 'Normal', 'RollingRestart', `reloader: restarted ${id.kind} ${id.namespace ?? ''}/${id.name} in cluster ${entry.key} because ${because.join(', ')} changed`);
+    }
+    if (errors.length > 0) record(this.c, p.raw, 'Warning', 'ReloaderFailed', errors.join('\n'));
+    return errors;
   }
 
   /** remember records what this pass wrote (or found intact) so the next pass need not read it. */
