@@ -56,6 +56,7 @@ import { HELM_FEATURE, HelmFeature, unhonouredOptions, type HelmChartResult } fr
 import { ChartCache } from '../charts/index.js';
 import { HealthGate, isHealthGated, LuaHost } from './health-feature.js';
 import { planRestarts, restartWorkloads } from './reloader.js';
+import { luaPolicyRunner } from './lua-policy.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
 
@@ -524,7 +525,7 @@ export class SummaryReconciler {
       goJSON({
         spec,
         profile,
-        refs: refs.map((r) => ({ kind: r.kind, ns: r.namespace, name: r.name, data: r.data, template: r.template, sub: r.subresources })),
+        refs: refs.map((r) => ({ kind: r.kind, ns: r.namespace, name: r.name, data: r.data, template: r.template, ...(r.lua ? { lua: true } : {}), sub: r.subresources })),
         mgmt: fingerprints,
         cluster: clusterFp,
       }),
@@ -538,8 +539,9 @@ export class SummaryReconciler {
   }
 
   /** render turns the resolved references into stamped desired objects (or the first failure). */
-  private render(p: Pass, entry: ClusterEntry, inputs: Inputs, clients: Record<Target, KubeClient | undefined>): Promise<DesiredResult> {
+  private async render(p: Pass, entry: ClusterEntry, inputs: Inputs, clients: Record<Target, KubeClient | undefined>): Promise<DesiredResult> {
     const { raw, cs, profile, type, spec } = p;
+    const lua = inputs.refs.some((r) => r.lua) ? luaPolicyRunner(await this.lua.get()) : undefined;
     return renderDesired(
       {
         spec,
@@ -547,6 +549,7 @@ export class SummaryReconciler {
         cluster: { type, namespace: cs.spec.clusterNamespace, name: cs.spec.clusterName, object: entry.object },
         refs: inputs.refs,
         mgmtResources: inputs.mgmtResources,
+        lua,
       },
       this.renderer,
       async (target, apiVersion, kind) => {
