@@ -7,6 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { eventually } from '../../test/support/eventually.js';
 import type { KubeObject } from '../kube/index.js';
 import { startAddonTestEnv, type AddonTestEnv } from '../../test/support/addon-env.js';
+import { serveChartRepo } from '../charts/index.js';
+import { DEMOS, demoCharts } from '../demos/index.js';
 
 const CP = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile' } as const;
 const CS = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterSummary' } as const;
@@ -89,6 +91,28 @@ describe('validateHealths and dependsOn', () => {
     // Fixing the script (a spec change) makes it pass.
     await put({ ...CP, metadata: { name: 'badlua' }, spec: { clusterSelector: { matchLabels: { env: 'health' } }, policyRefs: [{ kind: 'ConfigMap', name: 'plain', namespace: 'default' }], validateHealths: check({ script: 'function evaluate() return {healthy = true} end' }) } });
     await eventually(() => cs('badlua-sveltos-h1'), (o) => feature(o)?.status === 'Provisioned', { message: 'fixed script passes' });
+  });
+
+  test('featureID Helm: the Helm feature waits for its check over the release\'s objects', async () => {
+    const repo = await serveChartRepo({ list: () => demoCharts(DEMOS.helm!) });
+    try {
+      await put({
+        ...CP,
+        metadata: { name: 'chart' },
+        spec: {
+          clusterSelector: { matchLabels: { env: 'health' } },
+          helmCharts: [{ repositoryURL: repo.url, repositoryName: 'demo', chartName: 'demo/webapp', chartVersion: '0.1.0', releaseName: 'web', releaseNamespace: 'hh', helmChartAction: 'Install' }],
+          validateHealths: [{ name: 'config-approved', featureID: 'Helm', group: '', version: 'v1', kind: 'ConfigMap', namespace: 'hh', labelFilters: [{ key: 'app.kubernetes.io/instance', operation: 'Equal', value: 'web' }], evaluateCEL: [{ name: 'approved', rule: 'has(resource.metadata.annotations) && "approved" in resource.metadata.annotations' }] }],
+        },
+      });
+      const w = await eventually(() => cs('chart-sveltos-h1'), (o) => feature(o, 'Helm')?.failureReason === 'HealthCheckPending', { message: 'Helm feature waits' });
+      assert.equal(feature(w, 'Helm')!.status, 'Provisioning');
+      assert.match(feature(w, 'Helm')!.failureMessage!, /config-approved: ConfigMap hh\/web-config is not healthy: no evaluateCEL rule is true/);
+      await env.clusters.h1.patch({ ...CM, namespace: 'hh', name: 'web-config' }, 'merge', { metadata: { annotations: { approved: 'yes' } } });
+      await eventually(() => cs('chart-sveltos-h1'), (o) => feature(o, 'Helm')?.status === 'Provisioned', { message: 'Helm Provisioned once approved' });
+    } finally {
+      await repo.stop();
+    }
   });
 
   test('a Deployment gated on availableReplicas (CEL) is Provisioned once the simulator makes it available', async () => {
