@@ -20,6 +20,11 @@ export const HEALTH_PENDING = 'HealthCheckPending';
 /** HEALTH_FAILED is the failureReason of a feature whose checks cannot be evaluated. */
 export const HEALTH_FAILED = 'HealthCheckFailed';
 
+/** PRE_DEPLOY_PENDING is the failureReason of a feature whose preDeployChecks do not pass yet (not deployed). */
+export const PRE_DEPLOY_PENDING = 'PreDeployCheckPending';
+/** PRE_DEPLOY_FAILED is the failureReason of a feature whose preDeployChecks cannot be evaluated. */
+export const PRE_DEPLOY_FAILED = 'PreDeployCheckFailed';
+
 /** isHealthGated is true for a feature entry that was deployed and is held back (or failed) by its checks only. */
 export function isHealthGated(f: Feature | undefined): boolean {
   return f?.failureReason === HEALTH_PENDING || f?.failureReason === HEALTH_FAILED;
@@ -87,15 +92,9 @@ export class HealthGate {
       this.release(user);
       return { feature: g.deployed };
     }
-    let verdict: HealthVerdict;
-    try {
-      verdict = await this.evaluate(user, g.cluster, checks);
-    } catch (err) {
-      verdict = { state: 'error', check: '', message: `validateHealths: cluster ${g.cluster}: ${errorMessage(err)}`, nonRetriable: false };
-    }
+    const verdict = await this.check(user, g.cluster, checks);
     const repeated = (reason: string, message: string) => g.previous?.failureReason === reason && g.previous.failureMessage === message;
     if (verdict.state === 'healthy') {
-      this.release(user);
       const event = isHealthGated(g.previous)
         ? { type: 'Normal' as const, reason: 'HealthCheckPassed', message: `${g.featureID}: ${checks.map((c) => c.name).join(', ')} passed; the feature is Provisioned` }
         : undefined;
@@ -105,8 +104,6 @@ export class HealthGate {
       const feature: Feature = { ...g.deployed, status: 'Provisioning', failureReason: HEALTH_PENDING, failureMessage: verdict.message };
       return { feature, event: repeated(HEALTH_PENDING, verdict.message) ? undefined : { type: 'Normal', reason: 'WaitingForHealth', message: `${g.featureID}: ${verdict.message}` } };
     }
-    // A check that cannot run: watched only while it may heal by itself (a script failing on an object's content).
-    if (verdict.nonRetriable) this.release(user);
     const feature: Feature = {
       ...g.deployed,
       status: verdict.nonRetriable ? 'FailedNonRetriable' : 'Failed',
@@ -115,6 +112,44 @@ export class HealthGate {
       consecutiveFailures: repeated(HEALTH_FAILED, verdict.message) ? (g.previous?.consecutiveFailures ?? 1) : (g.previous?.failureReason === HEALTH_FAILED ? (g.previous.consecutiveFailures ?? 0) : 0) + 1,
     };
     return { feature, event: repeated(HEALTH_FAILED, verdict.message) ? undefined : { type: 'Warning', reason: HEALTH_FAILED, message: `${g.featureID}: ${verdict.message}` } };
+  }
+
+  /**
+   * preDeploy runs a feature's preDeployChecks before it deploys: undefined when they pass (or there are none),
+   * else the feature entry that holds the deployment back (Provisioning while a check is not satisfied, Failed when
+   * one cannot run) and the Event to record when its message is new.
+   */
+  async preDeploy(g: Omit<GateInput, 'deployed'> & { hash: string | undefined }): Promise<GateOutcome | undefined> {
+    const checks = (g.spec.preDeployChecks ?? []).filter((c) => c.featureID === g.featureID);
+    const user = `${g.summary}#pre-${g.featureID}`;
+    if (checks.length === 0) {
+      this.release(user);
+      return undefined;
+    }
+    const v = await this.check(user, g.cluster, checks);
+    if (v.state === 'healthy') return undefined;
+    const reason = v.state === 'unhealthy' ? PRE_DEPLOY_PENDING : PRE_DEPLOY_FAILED;
+    const message = v.message.replace(/^validateHealths /, 'preDeployChecks ');
+    const repeated = g.previous?.failureReason === reason && g.previous.failureMessage === message;
+    const status = v.state === 'unhealthy' ? 'Provisioning' : v.nonRetriable ? 'FailedNonRetriable' : 'Failed';
+    const feature: Feature = { featureID: g.featureID, status, failureReason: reason, failureMessage: message, hash: g.hash, lastAppliedTime: g.previous?.lastAppliedTime, deployedGroupVersionKind: g.previous?.deployedGroupVersionKind };
+    const event = repeated ? undefined : { type: v.state === 'unhealthy' ? ('Normal' as const) : ('Warning' as const), reason: v.state === 'unhealthy' ? 'WaitingForPreDeployChecks' : PRE_DEPLOY_FAILED, message: `${g.featureID}: ${message}; nothing deployed until it passes` };
+    return { feature, event };
+  }
+
+  /**
+   * check evaluates checks for one user, holding watches on what they select while the verdict may change by itself
+   * (unhealthy, or a script failing on an object's content) and releasing them otherwise.
+   */
+  async check(user: string, cluster: string, checks: readonly ValidateHealth[]): Promise<HealthVerdict> {
+    let verdict: HealthVerdict;
+    try {
+      verdict = await this.evaluate(user, cluster, checks);
+    } catch (err) {
+      verdict = { state: 'error', check: '', message: `validateHealths: cluster ${cluster}: ${errorMessage(err)}`, nonRetriable: false };
+    }
+    if (verdict.state === 'healthy' || (verdict.state === 'error' && verdict.nonRetriable)) this.release(user);
+    return verdict;
   }
 
   /** evaluate watches each check's kind (before reading, so no change is missed), lists it and runs the checks. */

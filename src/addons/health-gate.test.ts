@@ -71,6 +71,29 @@ describe('validateHealths and dependsOn', () => {
     assert.ok((await events('db-sveltos-h1')).some((e) => e.reason === 'HealthCheckPassed'));
   });
 
+  test('preDeployChecks hold the deployment back until they pass (watch-driven), then it deploys', async () => {
+    await env.clusters.h1.apply({ ...CM, metadata: { name: 'gate', namespace: 'default' }, data: { open: 'no' } } as KubeObject, { fieldManager: 'test', force: true });
+    await put({ ...CM, metadata: { name: 'after-gate', namespace: 'default' }, data: { 'a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: after-gate\n  namespace: hp\ndata:\n  x: "1"\n' } });
+    const open = 'function evaluate() return {healthy = obj.data.open == "yes", message = "gate is " .. obj.data.open} end';
+    await put({
+      ...CP,
+      metadata: { name: 'pre' },
+      spec: {
+        clusterSelector: { matchLabels: { env: 'health' } },
+        policyRefs: [{ kind: 'ConfigMap', name: 'after-gate', namespace: 'default' }],
+        preDeployChecks: [{ name: 'gate-open', featureID: 'Resources', group: '', version: 'v1', kind: 'ConfigMap', namespace: 'default', labelFilters: [], script: open }],
+      },
+    });
+    const w = await eventually(() => cs('pre-sveltos-h1'), (o) => feature(o)?.failureReason === 'PreDeployCheckPending', { message: 'pre-deploy check blocks' });
+    assert.equal(feature(w)!.status, 'Provisioning');
+    assert.equal(feature(w)!.failureMessage, 'preDeployChecks gate-open: ConfigMap default/gate is not healthy: gate is no');
+    assert.equal(await env.clusters.h1.getIfExists({ ...CM, namespace: 'hp', name: 'after-gate' }), undefined, 'nothing deployed before the check passes');
+    assert.ok((await events('pre-sveltos-h1')).some((e) => e.reason === 'WaitingForPreDeployChecks'));
+    await env.clusters.h1.patch({ ...CM, namespace: 'default', name: 'gate' }, 'merge', { data: { open: 'yes' } });
+    await eventually(() => env.clusters.h1.getIfExists({ ...CM, namespace: 'hp', name: 'after-gate' }), Boolean, { message: 'deployed once the gate opens' });
+    await eventually(() => cs('pre-sveltos-h1'), (o) => feature(o)?.status === 'Provisioned', { message: 'Provisioned' });
+  });
+
   test('bad Lua and a bad CEL rule fail their own profile in status and Events; others are unaffected', async () => {
     await put({ ...CM, metadata: { name: 'plain', namespace: 'default' }, data: { 'a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n  namespace: hb\ndata:\n  x: "1"\n' } });
     const check = (extra: object) => [{ name: 'broken', featureID: 'Resources', group: '', version: 'v1', kind: 'ConfigMap', namespace: 'hb', ...extra }];

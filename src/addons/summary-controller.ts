@@ -265,6 +265,11 @@ export class SummaryReconciler {
       for (const w of inputs.warnings) record(this.c, raw, 'Warning', 'MisspelledAnnotation', w);
       this.warnIgnored(raw, spec);
       const t0 = performance.now();
+      const blocked = await this.preDeploy(pass, entry, RESOURCES, prevFeature, prevFeature?.hash);
+      if (blocked) {
+        await this.writeStatus(raw, cs, { ...status, featureSummaries: [blocked, ...features.filter((f) => f.featureID !== RESOURCES)] });
+        return helmRequeue ? { requeue: true } : undefined;
+      }
       try {
         const r = await this.deploy(pass, entry, inputs, prevFeature, status);
         feature = r.feature.status === 'Provisioned' ? await this.gateHealth(pass, entry, r.feature, status) : r.feature;
@@ -307,6 +312,10 @@ export class SummaryReconciler {
     } catch (err) {
       const message = `cluster ${entry.key}: ${errorMessage(err)}`;
       return { feature: { featureID: HELM_FEATURE, status: 'Failed', failureReason: 'DeploymentFailed', failureMessage: message, hash: prev?.hash }, requeue: true };
+    }
+    if (charts.length > 0) {
+      const blocked = await this.preDeploy(p, entry, HELM_FEATURE, prev, prev?.hash);
+      if (blocked) return { feature: blocked, requeue: false };
     }
     const data = this.renderer.dataFor({ cluster: entry.object, mgmtResources: {} });
     const t0 = performance.now();
@@ -411,7 +420,6 @@ export class SummaryReconciler {
   private warnIgnored(raw: KubeObject, spec: ClusterProfileSpec): void {
     const ignored = (
       [
-        ['preDeployChecks', spec.preDeployChecks],
         ['preDeleteChecks', spec.preDeleteChecks],
         ['postDeleteChecks', spec.postDeleteChecks],
         ['patchesFrom', spec.patchesFrom],
@@ -422,6 +430,13 @@ export class SummaryReconciler {
     if (ignored.length > 0) {
       record(this.c, raw, 'Warning', 'NotSupported', `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not evaluated by Ripple yet: the add-ons are reported Provisioned once applied`);
     }
+  }
+
+  /** preDeploy runs a feature's preDeployChecks (health-feature.ts): the entry that blocks it, or undefined. */
+  private async preDeploy(p: Pass, entry: ClusterEntry, featureID: string, previous: Feature | undefined, hash: string | undefined): Promise<Feature | undefined> {
+    const out = await this.health.preDeploy({ summary: p.key, cluster: entry.key, spec: p.spec, featureID: featureID as 'Resources' | 'Helm', previous, hash });
+    if (out?.event) record(this.c, p.raw, out.event.type, out.event.reason, out.event.message);
+    return out?.feature;
   }
 
   /** gateHealth holds a deployed feature back until its validateHealths pass (health-feature.ts); Events on change. */
