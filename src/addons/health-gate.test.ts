@@ -72,7 +72,7 @@ describe('validateHealths and dependsOn', () => {
   });
 
   test('preDeployChecks hold the deployment back until they pass (watch-driven), then it deploys', async () => {
-    await env.clusters.h1.apply({ ...CM, metadata: { name: 'gate', namespace: 'default' }, data: { open: 'no' } } as KubeObject, { fieldManager: 'test', force: true });
+    await env.clusters.h1.apply({ ...CM, metadata: { name: 'gate', namespace: 'default', labels: { gate: 'deploy' } }, data: { open: 'no' } } as KubeObject, { fieldManager: 'test', force: true });
     await put({ ...CM, metadata: { name: 'after-gate', namespace: 'default' }, data: { 'a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: after-gate\n  namespace: hp\ndata:\n  x: "1"\n' } });
     const open = 'function evaluate() return {healthy = obj.data.open == "yes", message = "gate is " .. obj.data.open} end';
     await put({
@@ -81,7 +81,7 @@ describe('validateHealths and dependsOn', () => {
       spec: {
         clusterSelector: { matchLabels: { env: 'health' } },
         policyRefs: [{ kind: 'ConfigMap', name: 'after-gate', namespace: 'default' }],
-        preDeployChecks: [{ name: 'gate-open', featureID: 'Resources', group: '', version: 'v1', kind: 'ConfigMap', namespace: 'default', labelFilters: [], script: open }],
+        preDeployChecks: [{ name: 'gate-open', featureID: 'Resources', group: '', version: 'v1', kind: 'ConfigMap', namespace: 'default', labelFilters: [{ key: 'gate', operation: 'Equal', value: 'deploy' }], script: open }],
       },
     });
     const w = await eventually(() => cs('pre-sveltos-h1'), (o) => feature(o)?.failureReason === 'PreDeployCheckPending', { message: 'pre-deploy check blocks' });
@@ -92,6 +92,37 @@ describe('validateHealths and dependsOn', () => {
     await env.clusters.h1.patch({ ...CM, namespace: 'default', name: 'gate' }, 'merge', { data: { open: 'yes' } });
     await eventually(() => env.clusters.h1.getIfExists({ ...CM, namespace: 'hp', name: 'after-gate' }), Boolean, { message: 'deployed once the gate opens' });
     await eventually(() => cs('pre-sveltos-h1'), (o) => feature(o)?.status === 'Provisioned', { message: 'Provisioned' });
+  });
+
+  test('preDeleteChecks hold the removal back; postDeleteChecks keep the ClusterSummary until the cluster is clean', async () => {
+    const h1 = env.clusters.h1;
+    await h1.apply({ ...CM, metadata: { name: 'del-gate', namespace: 'default', labels: { gate: 'delete' } }, data: { allow: 'no' } } as KubeObject, { fieldManager: 'test', force: true });
+    await put({ ...CM, metadata: { name: 'del', namespace: 'default' }, data: { 'a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deployed\n  namespace: hd\ndata:\n  x: "1"\n' } });
+    const allow = 'function evaluate() return {healthy = obj.data.allow == "yes", message = "deletion not allowed yet"} end';
+    const clean = 'function evaluate() return {healthy = false, message = "leftover still present"} end';
+    await put({
+      ...CP,
+      metadata: { name: 'del' },
+      spec: {
+        clusterSelector: { matchLabels: { env: 'health' } },
+        policyRefs: [{ kind: 'ConfigMap', name: 'del', namespace: 'default' }],
+        preDeleteChecks: [{ name: 'allowed', featureID: 'Resources', group: '', version: 'v1', kind: 'ConfigMap', namespace: 'default', labelFilters: [{ key: 'gate', operation: 'Equal', value: 'delete' }], script: allow }],
+        postDeleteChecks: [{ name: 'no-leftovers', featureID: 'Resources', group: '', version: 'v1', kind: 'ConfigMap', namespace: 'hd', labelFilters: [{ key: 'leftover', operation: 'Has' }], script: clean }],
+      },
+    });
+    await eventually(() => cs('del-sveltos-h1'), (o) => feature(o)?.status === 'Provisioned', { message: 'deployed' });
+    await h1.apply({ ...CM, metadata: { name: 'leftover', namespace: 'hd', labels: { leftover: 'true' } }, data: {} } as KubeObject, { fieldManager: 'test', force: true });
+    await env.mgmt.delete({ ...CP, name: 'del' });
+    const blocked = await eventually(() => cs('del-sveltos-h1'), (o) => typeof o?.status?.failureMessage === 'string' && (o.status.failureMessage as string).startsWith('preDeleteChecks'), { message: 'pre-delete check blocks' });
+    assert.equal(blocked!.status!.failureMessage, 'preDeleteChecks allowed: ConfigMap default/del-gate is not healthy: deletion not allowed yet; nothing is removed until it passes');
+    assert.ok(await h1.getIfExists({ ...CM, namespace: 'hd', name: 'deployed' }), 'nothing removed yet');
+    await h1.patch({ ...CM, namespace: 'default', name: 'del-gate' }, 'merge', { data: { allow: 'yes' } });
+    await eventually(() => h1.getIfExists({ ...CM, namespace: 'hd', name: 'deployed' }), (o) => o === undefined, { message: 'removed once allowed' });
+    const post = await eventually(() => cs('del-sveltos-h1'), (o) => typeof o?.status?.failureMessage === 'string' && (o.status.failureMessage as string).startsWith('postDeleteChecks'), { message: 'post-delete check keeps it' });
+    assert.match(post!.status!.failureMessage as string, /no-leftovers: ConfigMap hd\/leftover is not healthy: leftover still present; the ClusterSummary is kept until it passes/);
+    await h1.delete({ ...CM, namespace: 'hd', name: 'leftover' });
+    await eventually(() => cs('del-sveltos-h1'), (o) => o === undefined, { message: 'ClusterSummary gone once clean' });
+    assert.ok((await events('del-sveltos-h1')).some((e) => e.reason === 'WaitingForPreDeleteChecks'));
   });
 
   test('bad Lua and a bad CEL rule fail their own profile in status and Events; others are unaffected', async () => {

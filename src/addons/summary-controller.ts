@@ -420,8 +420,6 @@ export class SummaryReconciler {
   private warnIgnored(raw: KubeObject, spec: ClusterProfileSpec): void {
     const ignored = (
       [
-        ['preDeleteChecks', spec.preDeleteChecks],
-        ['postDeleteChecks', spec.postDeleteChecks],
         ['patchesFrom', spec.patchesFrom],
       ] as const
     )
@@ -430,6 +428,22 @@ export class SummaryReconciler {
     if (ignored.length > 0) {
       record(this.c, raw, 'Warning', 'NotSupported', `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not evaluated by Ripple yet: the add-ons are reported Provisioned once applied`);
     }
+  }
+
+  /**
+   * deleteChecksBlock runs preDeleteChecks (before anything is removed) or postDeleteChecks (after, before the
+   * finalizer goes) of a ClusterSummary being deleted; true while they do not pass (status + Event say why; the
+   * watches on what they select re-queue it). Checks cannot run in a cluster that is no longer registered.
+   */
+  private async deleteChecksBlock(p: Pass, which: 'preDeleteChecks' | 'postDeleteChecks'): Promise<boolean> {
+    const checks = p.spec[which] ?? [];
+    if (!p.entry || checks.length === 0) return false;
+    const v = await this.health.check(`${p.key}#${which}`, p.entry.key, checks);
+    if (v.state === 'healthy') return false;
+    const message = `${which} ${v.message.replace(/^validateHealths /, '')}; ${which === 'preDeleteChecks' ? 'nothing is removed' : 'the ClusterSummary is kept'} until it passes`;
+    if (p.cs.status?.failureMessage !== message) record(this.c, p.raw, v.state === 'unhealthy' ? 'Normal' : 'Warning', which === 'preDeleteChecks' ? 'WaitingForPreDeleteChecks' : 'WaitingForPostDeleteChecks', message);
+    await this.writeStatus(p.raw, p.cs, { ...(p.cs.status ?? {}), failureMessage: message });
+    return true;
   }
 
   /** preDeploy runs a feature's preDeployChecks (health-feature.ts): the entry that blocks it, or undefined. */
@@ -919,6 +933,7 @@ export class SummaryReconciler {
       return this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: `waiting for dependent ${profile.kind}(s) ${names} to be removed from this cluster first` });
     }
     if (entry?.paused) return; // Pausing is not unselecting: resume when the cluster is unpaused.
+    if (spec.syncMode !== 'DryRun' && (await this.deleteChecksBlock(p, 'preDeleteChecks'))) return;
     if (spec.syncMode !== 'DryRun') {
       let clients: Record<Target, KubeClient | undefined>;
       try {
@@ -973,6 +988,7 @@ export class SummaryReconciler {
         record(this.c, raw, 'Normal', leave ? 'LeftInPlace' : 'Withdrawn', `${leave ? 'left in place (LeavePolicies), stamps removed from' : 'removed'} ${outcome.results.length} object(s) in cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}`);
       }
       if (entry) this.wakeConflicted(entry.key, key);
+      if (await this.deleteChecksBlock(p, 'postDeleteChecks')) return;
     }
     await this.deleteClusterReport(p);
     this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'removed' });

@@ -459,8 +459,8 @@ class Preview {
     for (const [what, count] of unsupported) {
       if (count > 0) this.problem('deploy', 'NotSupported', pWhere, `${what} are not supported by Ripple yet: ${count} ${what} of this profile would NOT be deployed (the feature is reported FailedNonRetriable)`);
     }
-    const ignored = (['preDeleteChecks', 'postDeleteChecks', 'patchesFrom'] as const).filter((k) => (spec[k] ?? []).length > 0) as string[];
-    const live = [...(['preDeployChecks', 'validateHealths'] as const).filter((k) => (spec[k] ?? []).length > 0), ...(spec.reloader ? ['reloader'] : [])];
+    const ignored = (['patchesFrom'] as const).filter((k) => (spec[k] ?? []).length > 0) as string[];
+    const live = [...(['preDeployChecks', 'validateHealths', 'preDeleteChecks', 'postDeleteChecks'] as const).filter((k) => (spec[k] ?? []).length > 0), ...(spec.reloader ? ['reloader'] : [])];
     if (live.length > 0) this.note('deploy', pWhere, `${live.join(', ')}: acted on by the deployer in the live cluster (health gating, rolling restarts), not simulated offline`);
     if (ignored.length > 0) this.note('deploy', pWhere, `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not evaluated by Ripple yet`);
     if ((spec.dependsOn ?? []).length > 0) {
