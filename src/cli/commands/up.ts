@@ -22,7 +22,7 @@ import { readChartDir } from './helm.js';
 import { didYouMean } from '../suggest.js';
 
 const DEMO_LIST = Object.values(DEMOS)
-  .map((d) => `  ${d.name.padEnd(15)} ${d.title} ${d.seeds.length > 0 ? ` (seed ${d.seeds.join(', ')})` : ''}`)
+  .map((d) => `  ${d.name.padEnd(15)} ${d.title}${d.seeds.length > 0 ? ` (seed ${d.seeds.join(', ')})` : ''}`)
   .join('\n');
 
 const USAGE = `Usage: ripple up [--data-dir DIR] [--port P] [--cluster NAME[:k=v,...]]... [--load-balancer NAME[=POOL]]...
