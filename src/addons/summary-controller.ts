@@ -448,6 +448,7 @@ export class SummaryReconciler {
 
   /** preDeploy runs a feature's preDeployChecks (health-feature.ts): the entry that blocks it, or undefined. */
   private async preDeploy(p: Pass, entry: ClusterEntry, featureID: string, previous: Feature | undefined, hash: string | undefined): Promise<Feature | undefined> {
+    if (p.spec.syncMode === 'DryRun') return undefined; // a DryRun report changes nothing in the cluster
     const out = await this.health.preDeploy({ summary: p.key, cluster: entry.key, spec: p.spec, featureID: featureID as 'Resources' | 'Helm', previous, hash });
     if (out?.event) record(this.c, p.raw, out.event.type, out.event.reason, out.event.message);
     return out?.feature;
@@ -455,6 +456,7 @@ export class SummaryReconciler {
 
   /** gateHealth holds a deployed feature back until its validateHealths pass (health-feature.ts); Events on change. */
   private async gateHealth(p: Pass, entry: ClusterEntry, deployed: Feature, status: ClusterSummaryStatus): Promise<Feature> {
+    if (p.spec.syncMode === 'DryRun') return deployed; // nothing was deployed to check
     const base: Feature = { ...deployed, status: 'Provisioned', failureReason: undefined, failureMessage: undefined, consecutiveFailures: undefined };
     const previous = status.featureSummaries?.find((f) => f.featureID === deployed.featureID);
     const featureID = deployed.featureID as 'Resources' | 'Helm';
