@@ -223,7 +223,7 @@ export class SummaryReconciler {
       const h = await this.deployHelm(pass, entry, status);
       if (h.feature && (h.feature.status === 'Provisioned' || isHealthGated(h.feature))) h.feature = await this.gateHealth(pass, entry, h.feature, status);
       features = [...features.filter((f) => f.featureID !== HELM_FEATURE), ...(h.feature ? [h.feature] : [])];
-      helmRequeue = h.requeue;
+      helmRequeue = h.requeue || h.feature?.status === 'Failed';
     }
     if (waiting) {
       if (!prevFeature) features = [{ featureID: RESOURCES, status: 'Provisioning' }, ...features];
@@ -255,7 +255,8 @@ export class SummaryReconciler {
         // Deployed and unchanged; a feature still waiting for its validateHealths evaluates them again.
         const f = isHealthGated(prevFeature) ? await this.gateHealth(pass, entry, prevFeature, status) : prevFeature;
         await this.writeStatus(raw, cs, { ...status, featureSummaries: [f, ...features.filter((f) => f.featureID !== RESOURCES)] });
-        return helmRequeue ? { requeue: true } : undefined;
+        // A check that failed for a transient reason (cluster unreachable) retries with the controller's capped backoff.
+        return helmRequeue || f.status === 'Failed' ? { requeue: true } : undefined;
       }
       // Drift, or an ownership move: read every object again instead of trusting what we last wrote.
       if (this.driftPending.has(key) || this.forceFull.has(key)) this.known.delete(key);
@@ -268,12 +269,12 @@ export class SummaryReconciler {
       const blocked = await this.preDeploy(pass, entry, RESOURCES, prevFeature, prevFeature?.hash);
       if (blocked) {
         await this.writeStatus(raw, cs, { ...status, featureSummaries: [blocked, ...features.filter((f) => f.featureID !== RESOURCES)] });
-        return helmRequeue ? { requeue: true } : undefined;
+        return helmRequeue || blocked.status === 'Failed' ? { requeue: true } : undefined;
       }
       try {
         const r = await this.deploy(pass, entry, inputs, prevFeature, status);
         feature = r.feature.status === 'Provisioned' ? await this.gateHealth(pass, entry, r.feature, status) : r.feature;
-        result = r.result;
+        result = r.result ?? (feature.status === 'Failed' ? { requeue: true } : undefined);
         if (r.gvks) status.deployedGVKs = [{ featureID: RESOURCES, deployedGroupVersionKind: r.gvks }];
       } catch (err) {
         // Every failure lands in status; unexpected ones are also thrown so the controller logs and retries them.
