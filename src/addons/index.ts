@@ -46,4 +46,4 @@ export { isProvisioned } from './summary-controller.js';
 export { addonMetrics, type AddonMetrics } from './metrics.js';
 export { luaPolicyRunner, type LuaPolicyRunner } from './lua-policy.js';
 export { RESTARTED_AT } from './reloader.js';
-export { HEALTH_PENDING, HEALTH_FAILED } from './health-feature.js';
+export { HEALTH_PENDING, HEALTH_FAILED, PRE_DEPLOY_PENDING, PRE_DEPLOY_FAILED } from './health-feature.js';
