@@ -183,6 +183,8 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
       await profileController.stop();
       await summaryController.stop();
       await summaries.drift.stop();
+      await summaries.health.stop();
+      await summaries.lua.close();
       await summaries.kinds.stop();
       await Promise.all(subs.map((s) => s.unsubscribe()));
     },

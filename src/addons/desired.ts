@@ -14,6 +14,7 @@ import { applyPatches, selectorMatches } from './patches.js';
 import { groupOf, type DesiredObject, type Target } from './plan.js';
 import { renderReferenceName, type ClusterNames, type PolicyRenderer } from './render.js';
 import { stampObject } from './stamp.js';
+import type { LuaPolicyRunner } from './lua-policy.js';
 
 /** FeatureFailure is a failure of the Resources feature: retriable (backoff) or not (wait for an input change). */
 export interface FeatureFailure {
@@ -33,6 +34,8 @@ export interface ResolvedRef {
   data: Record<string, string>;
   /** `projectsveltos.io/template` is set: every data value is a template. */
   template: boolean;
+  /** `projectsveltos.io/lua` is set: every data value is Lua returning the YAML to deploy (lua-policy.ts). */
+  lua: boolean;
   subresources: string[];
   annotations: Record<string, string>;
 }
@@ -115,14 +118,11 @@ export function resolvePolicyRefs(spec: ClusterProfileSpec, profile: ProfileIden
       data = { ...((obj as { data?: Record<string, string> }).data ?? {}) };
     }
     const annotations = obj.metadata.annotations ?? {};
-    if (annotations[Annotations.lua] !== undefined) {
-      return fail(`referenced ${ref.kind} ${ns.text}/${nm.text} is a Lua policy (${Annotations.lua}), which Ripple does not deploy yet; nothing of this profile was deployed`, true, 'NotSupported');
-    }
     const sub = parseSubresources(annotations);
     if (sub.misspelled) {
       warnings.push(`${ref.kind} ${ns.text}/${nm.text} uses the misspelled annotation ${Annotations.subresourcesMisspelled}; it is honoured as ${Annotations.subresources} — please rename it`);
     }
-    refs.push({ ref, kind: ref.kind, namespace: ns.text, name: nm.text, data, template: annotations[Annotations.template] !== undefined, subresources: sub.subresources, annotations });
+    refs.push({ ref, kind: ref.kind, namespace: ns.text, name: nm.text, data, template: annotations[Annotations.template] !== undefined, lua: annotations[Annotations.lua] !== undefined, subresources: sub.subresources, annotations });
   }
   return { ok: true, refs, warnings, reads };
 }
@@ -172,6 +172,8 @@ export interface DesiredInput {
   refs: readonly ResolvedRef[];
   /** templateResourceRefs identifier → management-cluster object. */
   mgmtResources: Readonly<Record<string, unknown>>;
+  /** Runs Lua policies; without it a Lua policy fails the feature (NotSupported). */
+  lua?: LuaPolicyRunner;
 }
 
 /**
@@ -210,8 +212,14 @@ export async function renderDesired(input: DesiredInput, renderer: PolicyRendere
         if (!out.ok) return { ok: false, failure: { message: `rendering ${where}: ${out.message}`, reason: 'TemplateError', nonRetriable: true } };
         text = out.text;
       }
+      if (r.lua) {
+        if (!input.lua) return { ok: false, failure: { message: `${where} is a Lua policy (${Annotations.lua}), which is not evaluated here; nothing of this profile was deployed`, reason: 'NotSupported', nonRetriable: true } };
+        const out = input.lua(text, input.mgmtResources);
+        if (!out.ok) return { ok: false, failure: { message: `${where} (Lua policy): ${out.message}`, reason: 'LuaError', nonRetriable: true } };
+        text = out.text;
+      }
       const split = splitPolicyText(text);
-      if (!split.ok) return { ok: false, failure: { message: `${where}${r.template ? ' (after rendering)' : ''}: ${split.message}`, reason: 'InvalidPolicy', nonRetriable: true } };
+      if (!split.ok) return { ok: false, failure: { message: `${where}${r.template ? ' (after rendering)' : ''}${r.lua ? ' (Lua output)' : ''}: ${split.message}`, reason: 'InvalidPolicy', nonRetriable: true } };
       for (const obj of split.objects) raws.push({ obj, r, source: `${r.kind} ${r.namespace}/${r.name}` });
     }
   }

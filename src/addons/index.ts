@@ -44,3 +44,6 @@ export { plan, planWithdrawal, identityKey, identityOf, rank, type Action, type 
 export { summaryFor, maxUpdateCount } from './profile-controller.js';
 export { isProvisioned } from './summary-controller.js';
 export { addonMetrics, type AddonMetrics } from './metrics.js';
+export { luaPolicyRunner, type LuaPolicyRunner } from './lua-policy.js';
+export { RESTARTED_AT } from './reloader.js';
+export { HEALTH_PENDING, HEALTH_FAILED, PRE_DEPLOY_PENDING, PRE_DEPLOY_FAILED } from './health-feature.js';

@@ -54,6 +54,9 @@ import { PolicyRenderer } from './render.js';
 import { goJSON, sha256Hex, STAMP_ANNOTATIONS } from './stamp.js';
 import { HELM_FEATURE, HelmFeature, unhonouredOptions, type HelmChartResult } from './helm-feature.js';
 import { ChartCache } from '../charts/index.js';
+import { HealthGate, isHealthGated, LuaHost } from './health-feature.js';
+import { planRestarts, restartWorkloads } from './reloader.js';
+import { luaPolicyRunner } from './lua-policy.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
 
@@ -122,6 +125,9 @@ export class SummaryReconciler {
   private readonly reported = new Set<string>();
   private readonly reportChecked = new Set<string>();
   private readonly helm: HelmFeature;
+  /** validateHealths gating (health-feature.ts) and the Lua runtime it shares with Lua policies. */
+  readonly lua = new LuaHost();
+  readonly health: HealthGate;
 
   constructor(
     private readonly c: AddonContext,
@@ -130,6 +136,7 @@ export class SummaryReconciler {
     this.renderer = new PolicyRenderer(c.funcOptions);
     this.helm = new HelmFeature(c, this.renderer, new ChartCache(c.chartCacheDir));
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
+    this.health = new HealthGate(c.registry, this.lua, enqueue, c.log);
     this.drift = new DriftWatcher(
       c.registry,
       c.mgmtInformers,
@@ -152,6 +159,7 @@ export class SummaryReconciler {
     const key = e.entry.key;
     if (e.type === 'removed' || (e.type === 'updated' && e.changed.includes('kubeconfig'))) {
       for (const s of this.drift.dropCluster(key)) this.enqueue(s);
+      for (const s of this.health.dropCluster(key)) this.enqueue(s);
       for (const n of [...this.namespaces]) if (n.startsWith(`${key}|`)) this.namespaces.delete(n);
     }
     for (const cs of this.c.caches.summaries.cache.byIndex(CLUSTER_INDEX, key)) this.enqueue(`${cs.metadata.namespace}/${cs.metadata.name}`);
@@ -213,8 +221,9 @@ export class SummaryReconciler {
     let helmRequeue = false;
     if (!waiting && spec.syncMode !== 'DryRun' && ((spec.helmCharts ?? []).length > 0 || (status.helmReleaseSummaries ?? []).length > 0)) {
       const h = await this.deployHelm(pass, entry, status);
+      if (h.feature && (h.feature.status === 'Provisioned' || isHealthGated(h.feature))) h.feature = await this.gateHealth(pass, entry, h.feature, status);
       features = [...features.filter((f) => f.featureID !== HELM_FEATURE), ...(h.feature ? [h.feature] : [])];
-      helmRequeue = h.requeue;
+      helmRequeue = h.requeue || h.feature?.status === 'Failed';
     }
     if (waiting) {
       if (!prevFeature) features = [{ featureID: RESOURCES, status: 'Provisioning' }, ...features];
@@ -238,13 +247,16 @@ export class SummaryReconciler {
       const drifting = spec.syncMode === 'ContinuousWithDriftDetection';
       const quiet =
         prevFeature?.hash === statusHash &&
-        prevFeature.status === 'Provisioned' &&
+        (prevFeature.status === 'Provisioned' || isHealthGated(prevFeature)) &&
         !this.driftPending.has(key) &&
         !this.forceFull.has(key) &&
         (!drifting || this.drift.trackedHash(key) === inputs.hash);
       if (quiet) {
-        await this.writeStatus(raw, cs, { ...status, featureSummaries: [prevFeature, ...features.filter((f) => f.featureID !== RESOURCES)] });
-        return helmRequeue ? { requeue: true } : undefined;
+        // Deployed and unchanged; a feature still waiting for its validateHealths evaluates them again.
+        const f = isHealthGated(prevFeature) ? await this.gateHealth(pass, entry, prevFeature, status) : prevFeature;
+        await this.writeStatus(raw, cs, { ...status, featureSummaries: [f, ...features.filter((f) => f.featureID !== RESOURCES)] });
+        // A check that failed for a transient reason (cluster unreachable) retries with the controller's capped backoff.
+        return helmRequeue || f.status === 'Failed' ? { requeue: true } : undefined;
       }
       // Drift, or an ownership move: read every object again instead of trusting what we last wrote.
       if (this.driftPending.has(key) || this.forceFull.has(key)) this.known.delete(key);
@@ -254,10 +266,15 @@ export class SummaryReconciler {
       for (const w of inputs.warnings) record(this.c, raw, 'Warning', 'MisspelledAnnotation', w);
       this.warnIgnored(raw, spec);
       const t0 = performance.now();
+      const blocked = await this.preDeploy(pass, entry, RESOURCES, prevFeature, prevFeature?.hash);
+      if (blocked) {
+        await this.writeStatus(raw, cs, { ...status, featureSummaries: [blocked, ...features.filter((f) => f.featureID !== RESOURCES)] });
+        return helmRequeue || blocked.status === 'Failed' ? { requeue: true } : undefined;
+      }
       try {
         const r = await this.deploy(pass, entry, inputs, prevFeature, status);
-        feature = r.feature;
-        result = r.result;
+        feature = r.feature.status === 'Provisioned' ? await this.gateHealth(pass, entry, r.feature, status) : r.feature;
+        result = r.result ?? (feature.status === 'Failed' ? { requeue: true } : undefined);
         if (r.gvks) status.deployedGVKs = [{ featureID: RESOURCES, deployedGroupVersionKind: r.gvks }];
       } catch (err) {
         // Every failure lands in status; unexpected ones are also thrown so the controller logs and retries them.
@@ -289,13 +306,17 @@ export class SummaryReconciler {
     const prev = status.featureSummaries?.find((f) => f.featureID === HELM_FEATURE);
     const charts = spec.helmCharts ?? [];
     const hash = hexToBase64(this.helm.inputsHash(spec, cs.spec.clusterNamespace, entry.object));
-    if (charts.length > 0 && prev?.hash === hash && prev.status === 'Provisioned' && !this.driftPending.has(p.key) && !this.forceFull.has(p.key)) return { feature: prev, requeue: false };
+    if (charts.length > 0 && prev?.hash === hash && (prev.status === 'Provisioned' || isHealthGated(prev)) && !this.driftPending.has(p.key) && !this.forceFull.has(p.key)) return { feature: prev, requeue: false };
     let client: KubeClient;
     try {
       client = await this.c.registry.client(entry.key);
     } catch (err) {
       const message = `cluster ${entry.key}: ${errorMessage(err)}`;
       return { feature: { featureID: HELM_FEATURE, status: 'Failed', failureReason: 'DeploymentFailed', failureMessage: message, hash: prev?.hash }, requeue: true };
+    }
+    if (charts.length > 0) {
+      const blocked = await this.preDeploy(p, entry, HELM_FEATURE, prev, prev?.hash);
+      if (blocked) return { feature: blocked, requeue: false };
     }
     const data = this.renderer.dataFor({ cluster: entry.object, mgmtResources: {} });
     const t0 = performance.now();
@@ -353,6 +374,7 @@ export class SummaryReconciler {
     this.index.forget(key);
     this.kinds.forget(key);
     this.drift.untrack(key);
+    this.health.forget(key);
     this.lastDeployed.delete(key);
     this.known.delete(key);
     this.driftPending.delete(key);
@@ -369,7 +391,11 @@ export class SummaryReconciler {
       const other = this.c.caches.summaries.cache.get(cs.spec.clusterNamespace, name);
       if (!other) return `${kind} ${dep} is a dependency. The ClusterSummary instance for this profile/cluster was not found`;
       const on = normalized<ClusterSummary>(other);
-      if (!on.ok || other.metadata.deletionTimestamp || !isProvisioned(on.object)) return `${kind} ${dep} is a dependency and it is not fully deployed yet`;
+      if (!on.ok || other.metadata.deletionTimestamp || !isProvisioned(on.object)) {
+        const unhealthy = on.ok ? on.object.status?.featureSummaries?.find((f) => isHealthGated(f)) : undefined;
+        if (unhealthy) return `${kind} ${dep} is a dependency and it is not healthy yet: ${unhealthy.failureMessage}`;
+        return `${kind} ${dep} is a dependency and it is not fully deployed yet`;
+      }
     }
     return undefined;
   }
@@ -395,19 +421,49 @@ export class SummaryReconciler {
   private warnIgnored(raw: KubeObject, spec: ClusterProfileSpec): void {
     const ignored = (
       [
-        ['validateHealths', spec.validateHealths],
-        ['preDeployChecks', spec.preDeployChecks],
-        ['preDeleteChecks', spec.preDeleteChecks],
-        ['postDeleteChecks', spec.postDeleteChecks],
         ['patchesFrom', spec.patchesFrom],
       ] as const
     )
       .filter(([, v]) => (v ?? []).length > 0)
       .map(([k]): string => k);
-    if (spec.reloader) ignored.push('reloader');
     if (ignored.length > 0) {
       record(this.c, raw, 'Warning', 'NotSupported', `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not evaluated by Ripple yet: the add-ons are reported Provisioned once applied`);
     }
+  }
+
+  /**
+   * deleteChecksBlock runs preDeleteChecks (before anything is removed) or postDeleteChecks (after, before the
+   * finalizer goes) of a ClusterSummary being deleted; true while they do not pass (status + Event say why; the
+   * watches on what they select re-queue it). Checks cannot run in a cluster that is no longer registered.
+   */
+  private async deleteChecksBlock(p: Pass, which: 'preDeleteChecks' | 'postDeleteChecks'): Promise<boolean> {
+    const checks = p.spec[which] ?? [];
+    if (!p.entry || checks.length === 0) return false;
+    const v = await this.health.check(`${p.key}#${which}`, p.entry.key, checks);
+    if (v.state === 'healthy') return false;
+    const message = `${which} ${v.message.replace(/^validateHealths /, '')}; ${which === 'preDeleteChecks' ? 'nothing is removed' : 'the ClusterSummary is kept'} until it passes`;
+    if (p.cs.status?.failureMessage !== message) record(this.c, p.raw, v.state === 'unhealthy' ? 'Normal' : 'Warning', which === 'preDeleteChecks' ? 'WaitingForPreDeleteChecks' : 'WaitingForPostDeleteChecks', message);
+    await this.writeStatus(p.raw, p.cs, { ...(p.cs.status ?? {}), failureMessage: message });
+    return true;
+  }
+
+  /** preDeploy runs a feature's preDeployChecks (health-feature.ts): the entry that blocks it, or undefined. */
+  private async preDeploy(p: Pass, entry: ClusterEntry, featureID: string, previous: Feature | undefined, hash: string | undefined): Promise<Feature | undefined> {
+    if (p.spec.syncMode === 'DryRun') return undefined; // a DryRun report changes nothing in the cluster
+    const out = await this.health.preDeploy({ summary: p.key, cluster: entry.key, spec: p.spec, featureID: featureID as 'Resources' | 'Helm', previous, hash });
+    if (out?.event) record(this.c, p.raw, out.event.type, out.event.reason, out.event.message);
+    return out?.feature;
+  }
+
+  /** gateHealth holds a deployed feature back until its validateHealths pass (health-feature.ts); Events on change. */
+  private async gateHealth(p: Pass, entry: ClusterEntry, deployed: Feature, status: ClusterSummaryStatus): Promise<Feature> {
+    if (p.spec.syncMode === 'DryRun') return deployed; // nothing was deployed to check
+    const base: Feature = { ...deployed, status: 'Provisioned', failureReason: undefined, failureMessage: undefined, consecutiveFailures: undefined };
+    const previous = status.featureSummaries?.find((f) => f.featureID === deployed.featureID);
+    const featureID = deployed.featureID as 'Resources' | 'Helm';
+    const out = await this.health.gate({ summary: p.key, cluster: entry.key, spec: p.spec, featureID, deployed: base, previous });
+    if (out.event) record(this.c, p.raw, out.event.type, out.event.reason, out.event.message);
+    return out.feature;
   }
 
   private failedFeature(prev: Feature | undefined, f: FeatureFailure, hash: string | undefined): Feature {
@@ -501,7 +557,7 @@ export class SummaryReconciler {
       goJSON({
         spec,
         profile,
-        refs: refs.map((r) => ({ kind: r.kind, ns: r.namespace, name: r.name, data: r.data, template: r.template, sub: r.subresources })),
+        refs: refs.map((r) => ({ kind: r.kind, ns: r.namespace, name: r.name, data: r.data, template: r.template, ...(r.lua ? { lua: true } : {}), sub: r.subresources })),
         mgmt: fingerprints,
         cluster: clusterFp,
       }),
@@ -515,8 +571,9 @@ export class SummaryReconciler {
   }
 
   /** render turns the resolved references into stamped desired objects (or the first failure). */
-  private render(p: Pass, entry: ClusterEntry, inputs: Inputs, clients: Record<Target, KubeClient | undefined>): Promise<DesiredResult> {
+  private async render(p: Pass, entry: ClusterEntry, inputs: Inputs, clients: Record<Target, KubeClient | undefined>): Promise<DesiredResult> {
     const { raw, cs, profile, type, spec } = p;
+    const lua = inputs.refs.some((r) => r.lua) ? luaPolicyRunner(await this.lua.get()) : undefined;
     return renderDesired(
       {
         spec,
@@ -524,6 +581,7 @@ export class SummaryReconciler {
         cluster: { type, namespace: cs.spec.clusterNamespace, name: cs.spec.clusterName, object: entry.object },
         refs: inputs.refs,
         mgmtResources: inputs.mgmtResources,
+        lua,
       },
       this.renderer,
       async (target, apiVersion, kind) => {
@@ -702,6 +760,7 @@ export class SummaryReconciler {
     });
     this.afterExecute(p, entry, actions, outcome);
     if (!dryRun) this.remember(key, desired, outcome, known);
+    const reloadErrors = spec.reloader && !dryRun ? await this.reload(p, entry, desired, outcome, clients) : [];
     if (outcome.errors.length > 0) {
       // A namespace deleted behind our back makes applies fail: forget what we believed exists there.
       for (const n of [...this.namespaces]) if (n.startsWith(`${entry.key}|`) || n.startsWith(`${LOCAL}|`)) this.namespaces.delete(n);
@@ -717,7 +776,7 @@ export class SummaryReconciler {
       this.reportChecked.add(key);
     }
 
-    const problems = [...rendered.failures, ...outcome.errors];
+    const problems = [...rendered.failures, ...outcome.errors, ...reloadErrors];
     const now = rfc3339(this.c.clock.now());
     if (!dryRun && (outcome.conflicts.length > 0 || problems.length > 0)) {
       const conflict = outcome.conflicts.length > 0;
@@ -750,6 +809,29 @@ export class SummaryReconciler {
       result: undefined,
       gvks: dryRun ? undefined : newGvks,
     };
+  }
+
+  /** reload restarts the workloads consuming a ConfigMap/Secret this pass changed (`reloader: true`, reloader.ts). */
+  private async reload(p: Pass, entry: ClusterEntry, desired: readonly DesiredObject[], outcome: ExecuteOutcome, clients: Record<Target, KubeClient | undefined>): Promise<string[]> {
+    const restarts = planRestarts(desired, outcome);
+    if (restarts.length === 0) return [];
+    const done = await restartWorkloads(clients, restarts, new Date(this.c.clock.now()).toISOString(), this.c.fieldManager);
+    const known = this.known.get(p.key);
+    const errors: string[] = [];
+    for (const r of done) {
+      const { id, because } = r.restart;
+      if (r.error) {
+        errors.push(r.error);
+        continue;
+      }
+      // The restart changed the object's resourceVersion: keep the optimistic lock of the next update valid.
+      const k = known?.get(identityKey(id));
+      const rv = r.result?.metadata.resourceVersion;
+      if (k && rv) known!.set(identityKey(id), { ...k, resourceVersion: rv });
+      record(this.c, p.raw, 'Normal', 'RollingRestart', `reloader: restarted ${id.kind} ${id.namespace ?? ''}/${id.name} in cluster ${entry.key} because ${because.join(', ')} changed`);
+    }
+    if (errors.length > 0) record(this.c, p.raw, 'Warning', 'ReloaderFailed', errors.join('\n'));
+    return errors;
   }
 
   /** remember records what this pass wrote (or found intact) so the next pass need not read it. */
@@ -854,6 +936,7 @@ export class SummaryReconciler {
       return this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: `waiting for dependent ${profile.kind}(s) ${names} to be removed from this cluster first` });
     }
     if (entry?.paused) return; // Pausing is not unselecting: resume when the cluster is unpaused.
+    if (spec.syncMode !== 'DryRun' && (await this.deleteChecksBlock(p, 'preDeleteChecks'))) return;
     if (spec.syncMode !== 'DryRun') {
       let clients: Record<Target, KubeClient | undefined>;
       try {
@@ -908,6 +991,7 @@ export class SummaryReconciler {
         record(this.c, raw, 'Normal', leave ? 'LeftInPlace' : 'Withdrawn', `${leave ? 'left in place (LeavePolicies), stamps removed from' : 'removed'} ${outcome.results.length} object(s) in cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}`);
       }
       if (entry) this.wakeConflicted(entry.key, key);
+      if (await this.deleteChecksBlock(p, 'postDeleteChecks')) return;
     }
     await this.deleteClusterReport(p);
     this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'removed' });

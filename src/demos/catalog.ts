@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadBalancerAddresses } from '../manager/index.js';
 import type { KubeObject } from '../kube/index.js';
 import { HTTPROUTE_CRD } from './gateway-api.js';
+import { healthDemo } from './health.js';
 import { findAbove } from './seeds.js';
 import type { Action, Demo, Expectation, ObjectRef, Objects, Step } from './types.js';
 
@@ -582,7 +583,7 @@ const helm: Demo = {
 
 /** DEMOS lists every demo by name. */
 export const DEMOS: Readonly<Record<string, Demo>> = Object.fromEntries(
-  [loadbalancer, crossCluster, networkPolicy, ingress, httpRoute, helm].map((d) => [d.name, d]),
+  [loadbalancer, crossCluster, networkPolicy, ingress, httpRoute, helm, healthDemo].map((d) => [d.name, d]),
 );
 
 /** demoVariant returns the demo as run from another seed document (setup and steps of the variant). */

@@ -376,6 +376,21 @@ export class LuaRuntime {
     return { ok: true, resources: decoded.resources, message: decoded.message, output: r.output };
   }
 
+  /**
+   * call runs a script's `evaluate` with the global `name` bound to `value` (a Kubernetes object, or a table of them
+   * keyed by name) and returns its table result as JSON, for contracts other than EventSource matching: health checks
+   * (`obj` → {healthy, message}) and Lua policies (`resources` → {resources = "YAML"}).
+   */
+  call(script: LuaScript | string, name: string, value: Record<string, unknown>, opts: LuaRunOptions = {}): { ok: true; value: JsonValue; output: string[] } | { ok: false; failure: LuaFailure; output: string[] } {
+    this.counters.evaluations++;
+    const r = this.run(script, opts, opts.instructionLimit ?? this.limits.instructionLimit, (e) => {
+      e.conv.pushRoot(value);
+      return name;
+    });
+    if (!r.ok) this.counters.failures++;
+    return r;
+  }
+
   /** close releases the Lua state; the runtime cannot be used afterwards. */
   close(): void {
     this.engine.close();

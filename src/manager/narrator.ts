@@ -4,7 +4,7 @@
 // It only watches (informers on the management cluster and, for deployed kinds, on the target clusters) — no log
 // parsing, no writes — and only narrates changes after it started (initial lists are state, not news).
 import { Annotations, EventTriggerLabels, Labels } from '../api/index.js';
-import { ADOPTED_ANNOTATION, parseGvkString } from '../addons/index.js';
+import { ADOPTED_ANNOTATION, HEALTH_PENDING, PRE_DEPLOY_PENDING, parseGvkString } from '../addons/index.js';
 import type { ClusterEntry, ClusterEvent, ClusterRegistry } from '../clusters/index.js';
 import { errorMessage, type InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
 import { silentLogger, type Logger } from '../obs/index.js';
@@ -66,8 +66,8 @@ function matchingRefs(report: Obj | undefined): Map<string, Ref> {
   return out;
 }
 
-function resourcesFeature(cs: Obj | undefined): { status?: string; failureMessage?: string } | undefined {
-  const fs = (cs?.status?.featureSummaries ?? []) as { featureID?: string; status?: string; failureMessage?: string }[];
+function resourcesFeature(cs: Obj | undefined): { status?: string; failureMessage?: string; failureReason?: string } | undefined {
+  const fs = (cs?.status?.featureSummaries ?? []) as { featureID?: string; status?: string; failureMessage?: string; failureReason?: string }[];
   return fs.find((f) => f.featureID === 'Resources');
 }
 
@@ -190,6 +190,8 @@ class NarratorImpl implements Narrator {
     const cluster = summaryCluster(cs);
     if (now.status === 'Provisioned') this.say(`ClusterProfile ${profile}: add-ons provisioned in cluster ${cluster}`);
     else if ((now.status === 'Failed' || now.status === 'FailedNonRetriable') && now.failureMessage) this.say(`ClusterProfile ${profile}: failed in cluster ${cluster}: ${now.failureMessage}`);
+    // Deployed (or about to be) but held back by validateHealths / preDeployChecks: say what it waits for.
+    else if (now.status === 'Provisioning' && now.failureMessage && (now.failureReason === HEALTH_PENDING || now.failureReason === PRE_DEPLOY_PENDING)) this.say(`ClusterProfile ${profile}: waiting in cluster ${cluster}: ${now.failureMessage}`);
   }
 
   private onEvent(e: Obj, initial: boolean): void {

@@ -28,6 +28,7 @@ import {
   clusterSummaryName,
   identityKey,
   identityOf,
+  luaPolicyRunner,
   type ObjectIdentity,
   missingTemplateResource,
   plan,
@@ -458,8 +459,9 @@ class Preview {
     for (const [what, count] of unsupported) {
       if (count > 0) this.problem('deploy', 'NotSupported', pWhere, `${what} are not supported by Ripple yet: ${count} ${what} of this profile would NOT be deployed (the feature is reported FailedNonRetriable)`);
     }
-    const ignored = (['validateHealths', 'preDeployChecks', 'preDeleteChecks', 'postDeleteChecks', 'patchesFrom'] as const).filter((k) => (spec[k] ?? []).length > 0) as string[];
-    if (spec.reloader) ignored.push('reloader');
+    const ignored = (['patchesFrom'] as const).filter((k) => (spec[k] ?? []).length > 0) as string[];
+    const live = [...(['preDeployChecks', 'validateHealths', 'preDeleteChecks', 'postDeleteChecks'] as const).filter((k) => (spec[k] ?? []).length > 0), ...(spec.reloader ? ['reloader'] : [])];
+    if (live.length > 0) this.note('deploy', pWhere, `${live.join(', ')}: acted on by the deployer in the live cluster (health gating, rolling restarts), not simulated offline`);
     if (ignored.length > 0) this.note('deploy', pWhere, `${ignored.join(', ')} ${ignored.length > 1 ? 'are' : 'is'} not evaluated by Ripple yet`);
     if ((spec.dependsOn ?? []).length > 0) {
       this.note('deploy', pWhere, `dependsOn ${spec.dependsOn!.join(', ')}: deployed only once those profiles are Provisioned in the same cluster (not simulated: their own previews are shown if they were given)`);
@@ -512,7 +514,7 @@ class Preview {
     const remote = this.stores.get(e.key)!;
     const storeOf = (target: Target) => (target === 'Local' ? this.mgmt : remote);
     const rendered = await renderDesired(
-      { spec, profile: profileId, cluster: { type: e.type, namespace: e.ref.namespace, name: e.ref.name, object: e.object }, refs: policies.refs, mgmtResources },
+      { spec, profile: profileId, cluster: { type: e.type, namespace: e.ref.namespace, name: e.ref.name, object: e.object }, refs: policies.refs, mgmtResources, lua: luaPolicyRunner(this.options.runtime) },
       this.renderer,
       async (target, apiVersion, k) => storeOf(target).scopes.namespaced(apiVersion, k),
       async () => this.capiObjects(e),

@@ -6,6 +6,7 @@ import { ClusterRegistry, registerCluster } from '../../src/clusters/index.js';
 import { EventRecorder, InformerFactory, KubeClient, type KubeObject } from '../../src/kube/index.js';
 import { createMetricsRegistry, type Registry } from '../../src/obs/index.js';
 import { startTestApiServer, type TestApiServer } from './apiserver.js';
+import type { Simulator } from '../../src/apiserver/index.js';
 import { eventually } from './eventually.js';
 import { startAddonDeployer, type AddonDeployer, type AddonDeployerOptions } from '../../src/addons/index.js';
 
@@ -37,11 +38,14 @@ export async function startAddonTestEnv(
     clusters: { name: string; labels?: Record<string, string>; namespace?: string }[];
     loadBalancer?: string[];
     deployer?: Partial<AddonDeployerOptions>;
+    /** Simulators of the embedded server (e.g. `workloads`: Deployments get ready Pods). */
+    simulators?: Simulator[];
   },
 ): Promise<AddonTestEnv> {
   const api = await startTestApiServer({
     clusters: ['mgmt', ...o.clusters.map((c) => c.name)],
     loadBalancer: (o.loadBalancer ?? []).map((cluster) => ({ cluster, pool: ['1.1.1.1', '1.1.1.2', '1.1.1.3', '1.1.1.4'] })),
+    simulators: o.simulators,
   });
   const mgmt = new KubeClient(await api.kubeConfig('mgmt'));
   for (const crd of generateCrds()) await mgmt.create(crd as unknown as KubeObject);

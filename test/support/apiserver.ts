@@ -4,7 +4,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer, type ClusterInfo, type ClusterLimits } from '../../src/apiserver/index.js';
+import { startApiServer, type ApiServer, type ClusterInfo, type ClusterLimits, type Simulator } from '../../src/apiserver/index.js';
 
 /** TestApiServer is a running server plus helpers to reach its clusters. */
 export interface TestApiServer {
@@ -22,13 +22,13 @@ export interface TestApiServer {
 
 /** startTestApiServer starts a server with the given clusters (default: one named "test"). */
 export async function startTestApiServer(
-  o: { clusters?: string[]; loadBalancer?: { cluster: string; pool?: string[] }[]; watchWindow?: number; watchWindowBytes?: number; limits?: Partial<ClusterLimits> } = {},
+  o: { clusters?: string[]; loadBalancer?: { cluster: string; pool?: string[] }[]; watchWindow?: number; watchWindowBytes?: number; limits?: Partial<ClusterLimits>; simulators?: Simulator[] } = {},
 ): Promise<TestApiServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ripple-apiserver-'));
   const clusters = o.clusters ?? ['test'];
   // The default durability: acknowledged writes survive a killed process.
   // plainHttp: the raw-body tests speak plain HTTP (no CA handling in fetch).
-  const server = await startApiServer({ dataDir: dir, port: 0, clusters, loadBalancer: o.loadBalancer, durability: 'process', watchWindow: o.watchWindow, watchWindowBytes: o.watchWindowBytes, plainHttp: true, limits: o.limits });
+  const server = await startApiServer({ dataDir: dir, port: 0, clusters, loadBalancer: o.loadBalancer, durability: 'process', watchWindow: o.watchWindow, watchWindowBytes: o.watchWindowBytes, plainHttp: true, limits: o.limits, simulators: o.simulators });
   const first = clusters[0] ?? 'test';
   return {
     server,

@@ -22,7 +22,7 @@ import { readChartDir } from './helm.js';
 import { didYouMean } from '../suggest.js';
 
 const DEMO_LIST = Object.values(DEMOS)
-  .map((d) => `  ${d.name.padEnd(15)} ${d.title} (seed ${d.seeds.join(', ')})`)
+  .map((d) => `  ${d.name.padEnd(15)} ${d.title}${d.seeds.length > 0 ? ` (seed ${d.seeds.join(', ')})` : ''}`)
   .join('\n');
 
 const USAGE = `Usage: ripple up [--data-dir DIR] [--port P] [--cluster NAME[:k=v,...]]... [--load-balancer NAME[=POOL]]...
@@ -88,6 +88,7 @@ Examples:
   ripple up --demo loadbalancer                      # watch the seed's load-balancer example happen, then explore
   ripple up --demo cross-cluster --once              # run the scenario end to end and exit with its verdict
   ripple up --demo helm --once                       # a chart from ripple up's own repository, installed on an event
+  ripple up --demo health --once                     # validateHealths gate a profile, then its dependent proceeds
   ripple up --cluster edge-1:env=prod --cluster edge-2:env=dev --load-balancer mgmt
   export KUBECONFIG=$PWD/.ripple/kubeconfig && kubectl --context edge-1 get svc -A
 `;
@@ -392,7 +393,7 @@ export const commands: Command[] = [
         out(`  kubectl --context ${MGMT} get sveltosclusters,eventtriggers,clusterprofiles -A`);
         out('');
         if (demo) {
-          out(`Demo ${demo.name}: ${demo.title} (seed ${demo.seeds.join(', ')})`);
+          out(`Demo ${demo.name}: ${demo.title}${demo.seeds.length > 0 ? ` (seed ${demo.seeds.join(', ')})` : ''}`);
           for (const l of demo.summary.split('\n')) out(`  ${l}`);
           for (const n of demo.notes ?? []) out(`  note: ${n}`);
           out('');
