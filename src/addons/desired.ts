@@ -172,6 +172,8 @@ export interface DesiredInput {
   refs: readonly ResolvedRef[];
   /** templateResourceRefs identifier → management-cluster object. */
   mgmtResources: Readonly<Record<string, unknown>>;
+  /** The feature deploying (the `projectsveltos.io/reason` stamp): Resources unless said otherwise (Kustomize). */
+  reason?: string;
 }
 
 /**
@@ -272,6 +274,7 @@ export async function renderDesired(input: DesiredInput, renderer: PolicyRendere
       deploymentType: target,
       extraLabels: spec.extraLabels,
       extraAnnotations: spec.extraAnnotations,
+      reason: input.reason,
     });
     const paths = exclusions.filter((e) => selectorMatches(e.target, stamped.object)).flatMap((e) => e.paths);
     desired.push({
