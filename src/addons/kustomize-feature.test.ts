@@ -242,4 +242,29 @@ describe('Kustomize feature', () => {
     assert.match(feature(m)!.failureMessage!, /referenced GitRepository default\/nope does not exist/);
     await env.mgmt.delete({ ...CP, name: 'missing' });
   });
+
+  test('policyRefs of a GitRepository: the files under path deployed by the Resources feature (templates when the source is annotated); a new revision updates them', async () => {
+    const files = (v: string) => ({
+      'policies/a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-git\n  namespace: git\ndata:\n  cluster: "{{ .Cluster.metadata.name }}"\n  v: "' + v + '"\n',
+      'policies/sub/b.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-git-sub\n  namespace: git\ndata:\n  k: v\n',
+      'other/c.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: not-under-path\n  namespace: git\n',
+    });
+    await put({ ...GIT, metadata: { name: 'policies', namespace: 'default', annotations: { 'projectsveltos.io/template': 'ok' } }, spec: { url: 'https://github.com/example/policies', interval: '1m' } });
+    await publish(GIT, 'policies', files('1'), 'main@sha1:aaaa');
+    await put({ ...CP, metadata: { name: 'gitpol' }, spec: { clusterSelector: { matchLabels: { env: 'kust' } }, policyRefs: [{ kind: 'GitRepository', name: 'policies', namespace: 'default', path: 'policies' }] } });
+    const o = await eventually(() => remoteCm('git', 'from-git'), Boolean, { message: 'deployed from the artifact' });
+    assert.deepEqual(o!.data, { cluster: 'k1', v: '1' });
+    assert.equal(o!.metadata.annotations!['projectsveltos.io/reference-kind'], 'GitRepository');
+    assert.equal(o!.metadata.labels!['projectsveltos.io/reason'], 'Resources');
+    assert.ok(await remoteCm('git', 'from-git-sub'));
+    assert.equal(await remoteCm('git', 'not-under-path'), undefined);
+    await publish(GIT, 'policies', files('2'), 'main@sha1:bbbb');
+    await eventually(() => remoteCm('git', 'from-git'), (x) => x?.data?.v === '2', { message: 'new revision deployed' });
+    await publish(GIT, 'policies', files('3'), 'main@sha1:cccc', { digest: `sha256:${'1'.repeat(64)}` });
+    const f = await eventually(() => cs('gitpol-sveltos-k1'), (x) => feature(x, 'Resources')?.failureReason === 'ArtifactFailed', { message: 'digest mismatch reported' });
+    assert.match(feature(f, 'Resources')!.failureMessage!, /^policyRefs\[0\] \(GitRepository default\/policies\): artifact .* failed to verify artifact/);
+    assert.equal((await remoteCm('git', 'from-git'))?.data?.v, '2', 'the last good deployment stays');
+    await env.mgmt.delete({ ...CP, name: 'gitpol' });
+    await eventually(() => remoteCm('git', 'from-git'), (x) => x === undefined, { message: 'withdrawn' });
+  });
 });

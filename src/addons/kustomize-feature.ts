@@ -27,6 +27,7 @@ import { decodeSecretData } from './content.js';
 import { renderDesired, type FeatureFailure, type ProfileIdentity, type ResolvedRef } from './desired.js';
 import { DriftWatcher, LOCAL, type TrackedObject } from './drift.js';
 import { execute, refOf, type ExecuteOutcome, type ObjectResult } from './execute.js';
+import { FluxPolicySources } from './flux-policies.js';
 import { ArtifactError, ArtifactFetcher, artifactOf, FLUX_SOURCE_VERSIONS, isFluxKind } from './flux-source.js';
 import { clusterReportName, clusterSummaryAnnotationValue, gvkString, parseGvkString, profileLabelKey, AddonLabels, type ProfileKind } from './names.js';
 import { comparable, identityKey, identityOf, plan, planWithdrawal, type Target } from './plan.js';
@@ -139,8 +140,11 @@ export class KustomizeFeature {
   private readonly index = new ReferenceIndex();
   private readonly kinds: KindWatcher;
   readonly drift: DriftWatcher;
-  private readonly fetcher = new ArtifactFetcher();
+  /** The artifact downloader (shared with the Flux policyRefs of the Resources feature). */
+  readonly fetcher = new ArtifactFetcher();
   private readonly driftPending = new Set<string>();
+  /** The Flux-sourced policyRefs of the Resources feature (watched and downloaded like kustomization sources). */
+  readonly fluxPolicies: FluxPolicySources;
 
   constructor(
     private readonly c: AddonContext,
@@ -148,6 +152,7 @@ export class KustomizeFeature {
     private readonly enqueue: (key: string) => void,
   ) {
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
+    this.fluxPolicies = new FluxPolicySources(c.mgmtInformers, enqueue, this.fetcher);
     this.drift = new DriftWatcher(
       c.registry,
       c.mgmtInformers,
@@ -570,11 +575,13 @@ export class KustomizeFeature {
   forget(key: string): void {
     this.index.forget(key);
     this.kinds.forget(key);
+    this.fluxPolicies.forget(key);
     this.drift.untrack(key);
     this.driftPending.delete(key);
   }
 
   async stop(): Promise<void> {
+    await this.fluxPolicies.stop();
     await this.drift.stop();
     await this.kinds.stop();
   }

@@ -431,12 +431,14 @@ export class SummaryReconciler {
     const refEntries: RefEntry[] = [];
     const mgmtResources: Record<string, KubeObject> = {};
     const fingerprints: Record<string, unknown> = {};
+    const flux = await this.kustomize.fluxPolicies.prepare(key, spec, names, this.c.funcOptions, p.rctx.signal);
     const policies = resolvePolicyRefs(
       spec,
       { ...profile, namespace: raw.metadata.namespace },
       names,
       (kind, ns, name) => (kind === 'ConfigMap' ? this.c.caches.configMaps.cache : this.c.caches.secrets.cache).get(ns, name),
       this.c.funcOptions,
+      flux,
     );
     for (const r of policies.reads) refEntries.push({ key: refKey('v1', r.kind, r.namespace, r.name) });
     if (!policies.ok) {
