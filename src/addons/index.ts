@@ -26,6 +26,8 @@ export {
   resolvePolicyRefs,
   resolveTemplateResourceRefs,
   type CapiObjects,
+  filesUnder,
+  type FluxPolicyLookup,
   type DesiredInput,
   type DesiredResult,
   type FeatureFailure,
@@ -44,3 +46,13 @@ export { plan, planWithdrawal, identityKey, identityOf, rank, type Action, type 
 export { summaryFor, maxUpdateCount } from './profile-controller.js';
 export { isProvisioned } from './summary-controller.js';
 export { addonMetrics, type AddonMetrics } from './metrics.js';
+export {
+  KUSTOMIZE_FEATURE,
+  buildKustomizationRef,
+  featureFailureOf,
+  kustomizeResolvedRef,
+  readKustomizeValues,
+  tarballOf,
+  type KustomizeSource,
+} from './kustomize-feature.js';
+export { isFluxKind, FLUX_SOURCE_VERSIONS } from './flux-source.js';

@@ -32,7 +32,9 @@ import { ArtifactError, ArtifactFetcher, artifactOf, FLUX_SOURCE_VERSIONS, isFlu
 import { clusterReportName, clusterSummaryAnnotationValue, gvkString, parseGvkString, profileLabelKey, AddonLabels, type ProfileKind } from './names.js';
 import { comparable, identityKey, identityOf, plan, planWithdrawal, type Target } from './plan.js';
 import { KindWatcher, ReferenceIndex, refKey, type RefEntry } from './refs.js';
-import { renderReferenceName, renderWithValues, type PolicyRenderer } from './render.js';
+import { renderReferenceName, renderWithValues, type ClusterNames, type PolicyRenderer } from './render.js';
+import type { FuncOptions } from '../funcs/index.js';
+import type { GoStruct } from '../gotemplate/index.js';
 import { goJSON, sha256Hex, STAMP_ANNOTATIONS } from './stamp.js';
 
 /** KUSTOMIZE_FEATURE is the featureID (and `projectsveltos.io/reason` stamp) of the Kustomize feature. */
@@ -65,16 +67,8 @@ export interface KustomizeOutcome {
   requeue: boolean;
 }
 
-/** KustomizeSource is one kustomizationRef with its source read (not yet its files). */
-interface ResolvedSource {
-  index: number;
-  ref: KustomizationRef;
-  kind: string;
-  namespace: string;
-  name: string;
-  object: KubeObject;
-  values: { templated: Record<string, string>; plain: Record<string, string> };
-}
+/** ResolvedSource is one kustomizationRef with its source object read (not yet its files). */
+type ResolvedSource = KustomizeSource & { object: KubeObject };
 
 const hexToBase64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
@@ -133,6 +127,123 @@ export function kustomizeObjects(
     out.push(obj);
   }
   return out;
+}
+
+/** KustomizeSource is a kustomizationRef with its source named and its substitution values read. */
+export interface KustomizeSource {
+  index: number;
+  ref: KustomizationRef;
+  kind: string;
+  namespace: string;
+  name: string;
+  values: { templated: Record<string, string>; plain: Record<string, string> };
+}
+
+/**
+ * buildKustomizationRef builds one kustomizationRef from its source's files: `path`, `components` and the
+ * templated values rendered with the cluster's data, then kustomizeObjects. Throws FeatureFailed (status failure).
+ * The controller and `ripple render` share it.
+ */
+export function buildKustomizationRef(
+  s: KustomizeSource,
+  files: ReadonlyMap<string, string | Uint8Array>,
+  o: { renderer: PolicyRenderer; data: GoStruct; clusterNamespace: string; clusterName: string; summaryName: string },
+): KubeObject[] {
+  const where = `kustomizationRefs[${s.index}] (${s.kind} ${s.namespace}/${s.name})`;
+  const render = (what: string, text: string): string => {
+    if (!text.includes('{{')) return text;
+    const r = o.renderer.render(`${o.clusterNamespace}-${o.clusterName}-${what}`, text, o.data);
+    if (!r.ok) throw new FeatureFailed({ message: `rendering ${what}: ${r.message}`, reason: 'TemplateError', nonRetriable: true });
+    return r.text;
+  };
+  const values: Record<string, string> = {};
+  for (const [k, v] of Object.entries(s.values.templated)) values[k] = render(`kustomizationRefs[${s.index}].values.${k}`, v);
+  Object.assign(values, s.values.plain);
+  try {
+    return kustomizeObjects(files, {
+      path: render(`kustomizationRefs[${s.index}].path`, s.ref.path ?? ''),
+      components: (s.ref.components ?? []).map((c, j) => render(`kustomizationRefs[${s.index}].components[${j}]`, c)),
+      values,
+      targetNamespace: s.ref.targetNamespace,
+      templateName: `${o.summaryName}-substitutevalues`,
+      renderer: o.renderer,
+    });
+  } catch (err) {
+    if (err instanceof KustomizeError) throw new FeatureFailed({ message: `${where}: kustomize build: ${err.message}`, reason: 'KustomizeBuildFailed', nonRetriable: true });
+    if (err instanceof FeatureFailed) throw new FeatureFailed({ ...err.failure, message: `${where}: ${err.failure.message}` });
+    throw err;
+  }
+}
+
+/** kustomizeResolvedRef presents built objects as a resolved reference, for renderDesired's rendering tail. */
+export function kustomizeResolvedRef(s: Pick<KustomizeSource, 'ref' | 'kind' | 'namespace' | 'name'>, objects: readonly KubeObject[]): ResolvedRef {
+  return {
+    ref: s.ref as PolicyRef,
+    kind: s.kind as ResolvedRef['kind'],
+    namespace: s.namespace,
+    name: s.name,
+    data: { kustomize: objects.map((o) => JSON.stringify(o)).join('\n---\n') },
+    template: false,
+    subresources: [],
+    annotations: {},
+  };
+}
+
+/** featureFailureOf returns the status failure a build threw (FeatureFailed), or undefined for other errors. */
+export function featureFailureOf(err: unknown): FeatureFailure | undefined {
+  if (err instanceof FeatureFailed) return err.failure;
+  if (err instanceof KustomizeError) return { message: `kustomize build: ${err.message}`, reason: 'KustomizeBuildFailed', nonRetriable: true };
+  return undefined;
+}
+
+/**
+ * readKustomizeValues returns a kustomizationRef's substitution values: `values` (templates) and each valuesFrom
+ * ConfigMap/Secret's data (templates when annotated projectsveltos.io/template). Throws FeatureFailed.
+ */
+export function readKustomizeValues(
+  ref: KustomizationRef,
+  where: string,
+  names: ClusterNames,
+  lookup: (kind: 'ConfigMap' | 'Secret', namespace: string, name: string) => KubeObject | undefined,
+  funcOptions: FuncOptions,
+  onRead?: (kind: 'ConfigMap' | 'Secret', namespace: string, name: string) => void,
+): KustomizeSource['values'] {
+  const templated: Record<string, string> = { ...(ref.values ?? {}) };
+  const plain: Record<string, string> = {};
+  for (const [j, v] of (ref.valuesFrom ?? []).entries()) {
+    const ns = renderReferenceName(`${where}.valuesFrom[${j}].namespace`, v.namespace ?? '', names, funcOptions);
+    const nm = renderReferenceName(`${where}.valuesFrom[${j}].name`, v.name, names, funcOptions);
+    if (!ns.ok || !nm.ok) throw new FeatureFailed({ message: `${where}.valuesFrom[${j}]: ${!ns.ok ? ns.message : !nm.ok ? nm.message : ''}`, reason: 'TemplateError', nonRetriable: true });
+    onRead?.(v.kind, ns.text, nm.text);
+    const o = lookup(v.kind, ns.text, nm.text);
+    if (!o) {
+      if (v.optional) continue;
+      throw new FeatureFailed({ message: `${where}.valuesFrom[${j}]: ${v.kind} ${ns.text}/${nm.text} does not exist; it will be used as soon as it is created`, reason: 'ReferenceNotFound', nonRetriable: true });
+    }
+    let data: Record<string, string>;
+    if (v.kind === 'Secret') {
+      const d = decodeSecretData((o as { data?: Record<string, string> }).data);
+      if (!d.ok) throw new FeatureFailed({ message: `${where}.valuesFrom[${j}]: Secret ${ns.text}/${nm.text}: ${d.message}`, reason: 'InvalidReference', nonRetriable: true });
+      data = d.data;
+    } else {
+      data = { ...((o as { data?: Record<string, string> }).data ?? {}) };
+    }
+    Object.assign(o.metadata.annotations?.[Annotations.template] !== undefined ? templated : plain, data);
+  }
+  return { templated, plain };
+}
+
+/** tarballOf reads the kustomization tarball a ConfigMap (binaryData) or Secret (data) holds. Throws FeatureFailed. */
+export function tarballOf(kind: string, o: KubeObject, where: string): Map<string, Uint8Array> {
+  const x = o as { data?: Record<string, string>; binaryData?: Record<string, string> };
+  const b64 = kind === 'ConfigMap' ? x.binaryData?.[TARBALL_KEY] : x.data?.[TARBALL_KEY];
+  if (b64 === undefined) throw new FeatureFailed({ message: `${where}: ${TARBALL_KEY} missing (expected in ${kind === 'ConfigMap' ? 'binaryData' : 'data'}: a gzipped tarball of the kustomization)`, reason: 'InvalidReference', nonRetriable: true });
+  try {
+    return readTarball(Buffer.from(b64, 'base64'));
+  } catch (err) {
+    if (err instanceof KustomizeError) throw new FeatureFailed({ message: `${where}: ${TARBALL_KEY}: ${err.message}`, reason: 'InvalidReference', nonRetriable: true });
+    throw err;
+  }
 }
 
 /** KustomizeFeature deploys and withdraws the kustomizationRefs of ClusterSummaries. */
@@ -214,9 +325,9 @@ export class KustomizeFeature {
   }
 
   private failureOf(err: unknown, p: KustomizePass): FeatureFailure {
-    if (err instanceof FeatureFailed) return err.failure;
     if (err instanceof ArtifactError) return { message: err.message, reason: 'ArtifactFailed', nonRetriable: !err.transient };
-    if (err instanceof KustomizeError) return { message: `kustomize build: ${err.message}`, reason: 'KustomizeBuildFailed', nonRetriable: true };
+    const f = featureFailureOf(err);
+    if (f) return f;
     return { message: `cluster ${p.entry.key}: ${errorMessage(err)}`, reason: 'DeploymentFailed', nonRetriable: false };
   }
 
@@ -279,32 +390,17 @@ export class KustomizeFeature {
     return out;
   }
 
-  /** valuesFrom reads the ConfigMaps/Secrets of a ref's valuesFrom: templated (annotated) and plain data. */
+  /** valuesFrom reads a ref's values and valuesFrom ConfigMaps/Secrets (registered: their changes re-queue). */
   private valuesFrom(p: KustomizePass, ref: KustomizationRef, where: string, entries: RefEntry[]): ResolvedSource['values'] {
-    const templated: Record<string, string> = { ...(ref.values ?? {}) };
-    const plain: Record<string, string> = {};
     const names = { cluster: p.entry.object, clusterNamespace: p.cs.spec.clusterNamespace, clusterName: p.cs.spec.clusterName };
-    for (const [j, v] of (ref.valuesFrom ?? []).entries()) {
-      const ns = renderReferenceName(`${where}.valuesFrom[${j}].namespace`, v.namespace ?? '', names, this.c.funcOptions);
-      const nm = renderReferenceName(`${where}.valuesFrom[${j}].name`, v.name, names, this.c.funcOptions);
-      if (!ns.ok || !nm.ok) throw new FeatureFailed({ message: `${where}.valuesFrom[${j}]: ${!ns.ok ? ns.message : !nm.ok ? nm.message : ''}`, reason: 'TemplateError', nonRetriable: true });
-      entries.push({ key: refKey('v1', v.kind, ns.text, nm.text) });
-      const o = (v.kind === 'Secret' ? this.c.caches.secrets : this.c.caches.configMaps).cache.get(ns.text, nm.text);
-      if (!o) {
-        if (v.optional) continue;
-        throw new FeatureFailed({ message: `${where}.valuesFrom[${j}]: ${v.kind} ${ns.text}/${nm.text} does not exist; it will be used as soon as it is created`, reason: 'ReferenceNotFound', nonRetriable: true });
-      }
-      let data: Record<string, string>;
-      if (v.kind === 'Secret') {
-        const d = decodeSecretData((o as { data?: Record<string, string> }).data);
-        if (!d.ok) throw new FeatureFailed({ message: `${where}.valuesFrom[${j}]: Secret ${ns.text}/${nm.text}: ${d.message}`, reason: 'InvalidReference', nonRetriable: true });
-        data = d.data;
-      } else {
-        data = { ...((o as { data?: Record<string, string> }).data ?? {}) };
-      }
-      Object.assign(o.metadata.annotations?.[Annotations.template] !== undefined ? templated : plain, data);
-    }
-    return { templated, plain };
+    return readKustomizeValues(
+      ref,
+      where,
+      names,
+      (kind, ns, name) => (kind === 'Secret' ? this.c.caches.secrets : this.c.caches.configMaps).cache.get(ns, name),
+      this.c.funcOptions,
+      (kind, ns, name) => entries.push({ key: refKey('v1', kind, ns, name) }),
+    );
   }
 
   /** inputsHash is the feature hash: the spec, the profile, each source's content identity, the values, the cluster when templated. */
@@ -326,35 +422,10 @@ export class KustomizeFeature {
   /** build turns each resolved source into objects (files → kustomize build → values → targetNamespace). */
   private async build(p: KustomizePass, sources: readonly ResolvedSource[]): Promise<{ source: ResolvedSource; objects: KubeObject[] }[]> {
     const data = this.renderer.dataFor({ cluster: p.entry.object, mgmtResources: {} });
-    const render = (what: string, text: string): string => {
-      if (!text.includes('{{')) return text;
-      const r = this.renderer.render(`${p.cs.spec.clusterNamespace}-${p.cs.spec.clusterName}-${what}`, text, data);
-      if (!r.ok) throw new FeatureFailed({ message: `rendering ${what}: ${r.message}`, reason: 'TemplateError', nonRetriable: true });
-      return r.text;
-    };
     const out: { source: ResolvedSource; objects: KubeObject[] }[] = [];
     for (const s of sources) {
-      const where = `kustomizationRefs[${s.index}] (${s.kind} ${s.namespace}/${s.name})`;
-      const files = await this.files(s, where, p.signal);
-      const values: Record<string, string> = {};
-      for (const [k, v] of Object.entries(s.values.templated)) values[k] = render(`kustomizationRefs[${s.index}].values.${k}`, v);
-      Object.assign(values, s.values.plain);
-      let objects: KubeObject[];
-      try {
-        objects = kustomizeObjects(files, {
-          path: render(`kustomizationRefs[${s.index}].path`, s.ref.path ?? ''),
-          components: (s.ref.components ?? []).map((c, j) => render(`kustomizationRefs[${s.index}].components[${j}]`, c)),
-          values,
-          targetNamespace: s.ref.targetNamespace,
-          templateName: `${p.raw.metadata.name}-substitutevalues`,
-          renderer: this.renderer,
-        });
-      } catch (err) {
-        if (err instanceof KustomizeError) throw new FeatureFailed({ message: `${where}: kustomize build: ${err.message}`, reason: 'KustomizeBuildFailed', nonRetriable: true });
-        if (err instanceof FeatureFailed) throw new FeatureFailed({ ...err.failure, message: `${where}: ${err.failure.message}` });
-        throw err;
-      }
-      out.push({ source: s, objects });
+      const files = await this.files(s, `kustomizationRefs[${s.index}] (${s.kind} ${s.namespace}/${s.name})`, p.signal);
+      out.push({ source: s, objects: buildKustomizationRef(s, files, { renderer: this.renderer, data, clusterNamespace: p.cs.spec.clusterNamespace, clusterName: p.cs.spec.clusterName, summaryName: p.raw.metadata.name }) });
     }
     return out;
   }
@@ -371,15 +442,7 @@ export class KustomizeFeature {
         throw err;
       }
     }
-    const o = s.object as { data?: Record<string, string>; binaryData?: Record<string, string> };
-    const b64 = s.kind === 'ConfigMap' ? o.binaryData?.[TARBALL_KEY] : o.data?.[TARBALL_KEY];
-    if (b64 === undefined) throw new FeatureFailed({ message: `${where}: ${TARBALL_KEY} missing (expected in ${s.kind === 'ConfigMap' ? 'binaryData' : 'data'}: a gzipped tarball of the kustomization)`, reason: 'InvalidReference', nonRetriable: true });
-    try {
-      return readTarball(Buffer.from(b64, 'base64'));
-    } catch (err) {
-      if (err instanceof KustomizeError) throw new FeatureFailed({ message: `${where}: ${TARBALL_KEY}: ${err.message}`, reason: 'InvalidReference', nonRetriable: true });
-      throw err;
-    }
+    return tarballOf(s.kind, s.object, where);
   }
 
   /** deploy stamps, plans and applies the built objects, removes stale ones, reports. */
@@ -389,16 +452,7 @@ export class KustomizeFeature {
     const recorded = KustomizeFeature.recordedGvks(cs);
     const needRemote = built.some((b) => (b.source.ref.deploymentType ?? 'Remote') === 'Remote') || recorded.length > 0;
     const clients: Record<Target, KubeClient | undefined> = { Local: this.c.mgmt, Remote: needRemote ? await this.c.registry.client(p.entry.key) : undefined };
-    const refs: ResolvedRef[] = built.map((b) => ({
-      ref: b.source.ref as PolicyRef,
-      kind: b.source.kind as 'ConfigMap',
-      namespace: b.source.namespace,
-      name: b.source.name,
-      data: { kustomize: b.objects.map((o) => JSON.stringify(o)).join('\n---\n') },
-      template: false,
-      subresources: [],
-      annotations: {},
-    }));
+    const refs = built.map((b) => kustomizeResolvedRef(b.source, b.objects));
     const rendered = await renderDesired(
       { spec, profile: p.profile, cluster: { type: p.type, namespace: cs.spec.clusterNamespace, name: cs.spec.clusterName, object: p.entry.object }, refs, mgmtResources: {}, reason: KUSTOMIZE_FEATURE },
       this.renderer,
