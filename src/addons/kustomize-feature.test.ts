@@ -234,6 +234,8 @@ describe('Kustomize feature', () => {
     assert.match(feature(lost)!.failureMessage!, /first/);
     await put({ ...CP, metadata: { name: 'second' }, spec: { clusterSelector: { matchLabels: { env: 'kust' } }, tier: 50, kustomizationRefs: [ref] } });
     await eventually(() => remoteCm('oci', 'shared'), (x) => x?.metadata.annotations?.['projectsveltos.io/owner-name'] === 'second', { message: 'lower tier takes over' });
+    const loser = await eventually(() => cs('first-sveltos-k1'), (o) => feature(o)?.failureReason === 'ConflictError', { message: 'the old owner re-evaluates and reports the conflict' });
+    assert.match(feature(loser)!.failureMessage!, /second/);
     await env.mgmt.delete({ ...CP, name: 'first' });
     await env.mgmt.delete({ ...CP, name: 'second' });
 

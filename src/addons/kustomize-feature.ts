@@ -29,7 +29,7 @@ import { DriftWatcher, LOCAL, type TrackedObject } from './drift.js';
 import { execute, refOf, type ExecuteOutcome, type ObjectResult } from './execute.js';
 import { FluxPolicySources } from './flux-policies.js';
 import { ArtifactError, ArtifactFetcher, artifactOf, FLUX_SOURCE_VERSIONS, isFluxKind } from './flux-source.js';
-import { clusterReportName, clusterSummaryAnnotationValue, gvkString, parseGvkString, profileLabelKey, AddonLabels, type ProfileKind } from './names.js';
+import { clusterReportName, clusterSummaryAnnotationValue, clusterSummaryName, gvkString, parseGvkString, profileLabelKey, AddonLabels, type ProfileKind } from './names.js';
 import { comparable, identityKey, identityOf, plan, planWithdrawal, type Target } from './plan.js';
 import { KindWatcher, ReferenceIndex, refKey, type RefEntry } from './refs.js';
 import { renderReferenceName, renderWithValues, type ClusterNames, type PolicyRenderer } from './render.js';
@@ -56,6 +56,8 @@ export interface KustomizePass {
   entry: ClusterEntry;
   status: ClusterSummaryStatus;
   signal?: AbortSignal;
+  /** Take the full path even when nothing changed (ownership moved, a competitor withdrew). */
+  forced?: boolean;
   /** Writes status.deployedGVKs (Kustomize entry) before objects of new kinds are created: withdrawal lists them. */
   recordKinds(gvks: string[]): Promise<void>;
 }
@@ -261,6 +263,8 @@ export class KustomizeFeature {
     private readonly c: AddonContext,
     private readonly renderer: PolicyRenderer,
     private readonly enqueue: (key: string) => void,
+    /** Called with the ClusterSummary key of a profile that lost an object to this one (lower tier): it must re-evaluate. */
+    private readonly ownershipMoved: (key: string) => void = enqueue,
   ) {
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
     this.fluxPolicies = new FluxPolicySources(c.mgmtInformers, enqueue, this.fetcher);
@@ -297,7 +301,7 @@ export class KustomizeFeature {
       hash = this.inputsHash(p, sources);
       const drifting = p.spec.syncMode === 'ContinuousWithDriftDetection';
       const refs = p.spec.kustomizationRefs ?? [];
-      if (refs.length > 0 && prev?.hash === hexToBase64(hash) && prev.status === 'Provisioned' && !this.driftPending.has(p.key) && (!drifting || this.drift.trackedHash(p.key) === hash)) {
+      if (refs.length > 0 && prev?.hash === hexToBase64(hash) && prev.status === 'Provisioned' && !this.driftPending.has(p.key) && !p.forced && (!drifting || this.drift.trackedHash(p.key) === hash)) {
         return { feature: prev, requeue: false };
       }
       this.driftPending.delete(p.key);
@@ -510,6 +514,13 @@ export class KustomizeFeature {
       signal: p.signal,
     });
     if (dryRun) await this.writeReport(p, outcome.results);
+    for (const a of actions) {
+      // Go: requeueAllOldOwners — the old owner must notice it lost the object (it will now report a conflict).
+      if (a.type === 'apply' && a.previousOwner && (a.previousOwner.kind === 'ClusterProfile' || a.previousOwner.kind === 'Profile')) {
+        const old = `${cs.spec.clusterNamespace}/${clusterSummaryName(a.previousOwner.kind, a.previousOwner.name, p.type, cs.spec.clusterName)}`;
+        if (old !== p.key) this.ownershipMoved(old);
+      }
+    }
     const hashB64 = hexToBase64(hash);
     const now = rfc3339(this.c.clock.now());
     const problems = [...rendered.failures, ...outcome.errors];
@@ -531,7 +542,8 @@ export class KustomizeFeature {
           deployedGroupVersionKind: union,
         },
         gvks: union,
-        requeue: problems.length > 0,
+        // Conflicts retry with the capped backoff too: the owner may withdraw or its tier change.
+        requeue: true,
       };
     }
     if (outcome.writes > 0) {

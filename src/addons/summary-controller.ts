@@ -132,7 +132,10 @@ export class SummaryReconciler {
     this.renderer = new PolicyRenderer(c.funcOptions);
     this.helm = new HelmFeature(c, this.renderer, new ChartCache(c.chartCacheDir));
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
-    this.kustomize = new KustomizeFeature(c, this.renderer, enqueue);
+    this.kustomize = new KustomizeFeature(c, this.renderer, enqueue, (old) => {
+      this.forceFull.add(old);
+      enqueue(old);
+    });
     this.drift = new DriftWatcher(
       c.registry,
       c.mgmtInformers,
@@ -222,7 +225,7 @@ export class SummaryReconciler {
     // Kustomize (kustomize-feature.ts): its own status entry, deployedGVKs entry, drift watches and Events.
     if (!waiting && KustomizeFeature.wanted(cs)) {
       const recordKinds = (gvks: string[]) => this.writeStatus(raw, cs, { ...status, deployedGVKs: setFeatureGvks(status.deployedGVKs, KUSTOMIZE_FEATURE, gvks) });
-      const k = await this.kustomize.reconcile({ key, raw, cs, spec, profile: { ...profile, namespace: raw.metadata.namespace }, type, entry, status, signal: rctx.signal, recordKinds });
+      const k = await this.kustomize.reconcile({ key, raw, cs, spec, profile: { ...profile, namespace: raw.metadata.namespace }, type, entry, status, signal: rctx.signal, forced: this.forceFull.has(key), recordKinds });
       features = [...features.filter((f) => f.featureID !== KUSTOMIZE_FEATURE), ...(k.feature ? [k.feature] : [])];
       if (k.gvks) status.deployedGVKs = setFeatureGvks(status.deployedGVKs, KUSTOMIZE_FEATURE, k.gvks);
       helmRequeue ||= k.requeue;
