@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { KustomizeError } from '../kustomize/index.js';
 import type { KubeObject } from '../kube/index.js';
 import { artifactOf, artifactURL, isFluxKind, verifyDigest } from './flux-source.js';
-import { kustomizeObjects, setFeatureGvks, withComponents } from './kustomize-feature.js';
+import { kustomizeObjects, kustomizeResolvedRef, setFeatureGvks, withComponents } from './kustomize-feature.js';
 import { PolicyRenderer } from './render.js';
 
 const bytes = Buffer.from('artifact bytes');
@@ -67,6 +67,11 @@ describe('kustomize-feature (pure)', () => {
     assert.throws(() => kustomizeObjects(files, { path: 'nope', templateName: 't', renderer }), (e: unknown) => e instanceof KustomizeError && /kustomization path not found: nope/.test(e.message));
     const broken = new Map([...files, ['base/kustomization.yaml', 'resources:\n- missing.yaml\n']]);
     assert.throws(() => kustomizeObjects(broken, { path: 'base', templateName: 't', renderer }), KustomizeError);
+  });
+  test('built integers (int64 as bigint) survive into the resolved reference', () => {
+    const out = kustomizeObjects(new Map([['k/kustomization.yaml', 'resources:\n- d.yaml\n'], ['k/d.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  replicas: 3\n']]), { path: 'k', templateName: 't', renderer });
+    const ref = kustomizeResolvedRef({ ref: {}, kind: 'GitRepository', namespace: 'ns', name: 'n' }, out);
+    assert.match(ref.data.kustomize, /"replicas":3/);
   });
   test('setFeatureGvks replaces one feature entry and drops it when empty', () => {
     const r = setFeatureGvks([{ featureID: 'Resources', deployedGroupVersionKind: ['ConfigMap.v1.'] }], 'Kustomize', ['Service.v1.']);

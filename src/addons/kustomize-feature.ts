@@ -184,7 +184,8 @@ export function kustomizeResolvedRef(s: Pick<KustomizeSource, 'ref' | 'kind' | '
     kind: s.kind as ResolvedRef['kind'],
     namespace: s.namespace,
     name: s.name,
-    data: { kustomize: objects.map((o) => JSON.stringify(o)).join('\n---\n') },
+    // goJSON: a build's integers may be bigints (yaml.v3 reads them as int64).
+    data: { kustomize: objects.map((o) => goJSON(o)).join('\n---\n') },
     template: false,
     subresources: [],
     annotations: {},
