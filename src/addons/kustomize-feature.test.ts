@@ -269,4 +269,17 @@ describe('Kustomize feature', () => {
     await env.mgmt.delete({ ...CP, name: 'gitpol' });
     await eventually(() => remoteCm('git', 'from-git'), (x) => x === undefined, { message: 'withdrawn' });
   });
+
+  test('Profiles: kustomization sources of their own namespace only', async () => {
+    const tarball = tgz({ 'kustomization.yaml': 'resources:\n- cm.yaml\n', 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-profile\n  namespace: tenant-app\ndata:\n  k: v\n' });
+    await put({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'kust', namespace: 'k1' }, type: 'Opaque', data: { 'kustomize.tar.gz': tarball.toString('base64') } });
+    const PROFILE = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'Profile' } as const;
+    await put({ ...PROFILE, metadata: { name: 'tenant', namespace: 'k1' }, spec: { clusterSelector: { matchLabels: { env: 'kust' } }, kustomizationRefs: [{ kind: 'Secret', name: 'kust', namespace: 'default', path: '.' }] } });
+    const bad = await eventually(() => cs('p--tenant-sveltos-k1'), (o) => feature(o)?.status === 'FailedNonRetriable', { message: 'other namespace refused' });
+    assert.match(feature(bad)!.failureMessage!, /a Profile can only reference Secrets in its own namespace k1, not default/);
+    await put({ ...PROFILE, metadata: { name: 'tenant', namespace: 'k1' }, spec: { clusterSelector: { matchLabels: { env: 'kust' } }, kustomizationRefs: [{ kind: 'Secret', name: 'kust', path: '.' }] } });
+    await eventually(() => remoteCm('tenant-app', 'from-profile'), Boolean, { message: 'Profile deployed from a Secret of its namespace' });
+    await env.mgmt.delete({ ...PROFILE, namespace: 'k1', name: 'tenant' });
+    await eventually(() => remoteCm('tenant-app', 'from-profile'), (x) => x === undefined, { message: 'withdrawn' });
+  });
 });
