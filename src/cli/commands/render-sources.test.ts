@@ -83,3 +83,32 @@ test('a broken kustomization is reported with Kustomize\'s message', async () =>
   assert.equal(r.code, 3);
   assert.match(r.stderr, /KustomizeBuildFailed|kustomize build: accumulating resources/);
 });
+
+test('an EventTrigger\'s kustomizationRefs (path templated with .Resource) reach the generated ClusterProfile and are built per event', async () => {
+  put('events/services/my-service/kustomization.yaml', 'resources:\n- np.yaml\n');
+  put('events/services/my-service/np.yaml', 'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: allow-my-service\nspec:\n  podSelector: {}\n');
+  const f = join(dir, 'trigger.yaml');
+  writeFileSync(
+    f,
+    [
+      { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventSource', metadata: { name: 'svc' }, spec: { collectResources: true, resourceSelectors: [{ group: '', version: 'v1', kind: 'Service', labelFilters: [{ key: 'sveltos', operation: 'Equal', value: 'fv' }] }] } },
+      {
+        apiVersion: 'lib.projectsveltos.io/v1beta1',
+        kind: 'EventTrigger',
+        metadata: { name: 'per-service' },
+        spec: { sourceClusterSelector: { matchLabels: { env: 'fv' } }, eventSourceName: 'svc', oneForEvent: true, kustomizationRefs: [{ kind: 'GitRepository', namespace: 'flux-system', name: 'apps', path: './services/{{ .Resource.metadata.name }}', targetNamespace: '{{ .Resource.metadata.namespace }}' }] },
+      },
+    ]
+      .map((o) => stringify(o))
+      .join('---\n'),
+  );
+  const svc = join(dir, 'svc.yaml');
+  writeFileSync(svc, stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'my-service', namespace: 'shop', labels: { sveltos: 'fv' } }, spec: { ports: [{ port: 80 }] } }));
+  const r = await runCli(['render', '-f', f, '--resource', svc, '--cluster', 'fv1:env=fv', '--source', `GitRepository/flux-system/apps=${join(dir, 'events')}`, '-o', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { deployments: { actions: { object?: Obj }[] }[] };
+  const np = out.deployments.flatMap((d) => d.actions).map((a) => a.object).find((o) => o?.kind === 'NetworkPolicy');
+  assert.ok(np, r.stdout.slice(0, 2000));
+  assert.equal(`${np.metadata.namespace}/${np.metadata.name}`, 'shop/allow-my-service');
+  assert.equal(np.metadata.labels!['projectsveltos.io/reason'], 'Kustomize');
+});
