@@ -236,8 +236,12 @@ describe('Kustomize feature', () => {
     await eventually(() => remoteCm('oci', 'shared'), (x) => x?.metadata.annotations?.['projectsveltos.io/owner-name'] === 'second', { message: 'lower tier takes over' });
     const loser = await eventually(() => cs('first-sveltos-k1'), (o) => feature(o)?.failureReason === 'ConflictError', { message: 'the old owner re-evaluates and reports the conflict' });
     assert.match(feature(loser)!.failureMessage!, /second/);
-    await env.mgmt.delete({ ...CP, name: 'first' });
+    // The owner withdraws: the ClusterSummary that lost the conflict is woken and deploys (no polling meanwhile).
     await env.mgmt.delete({ ...CP, name: 'second' });
+    await eventually(() => remoteCm('oci', 'shared'), (x) => x?.metadata.annotations?.['projectsveltos.io/owner-name'] === 'first', { message: 'the loser takes over once the owner is gone' });
+    await eventually(() => cs('first-sveltos-k1'), (o) => feature(o)?.status === 'Provisioned');
+    await env.mgmt.delete({ ...CP, name: 'first' });
+    await eventually(() => remoteCm('oci', 'shared'), (x) => x === undefined, { message: 'withdrawn' });
 
     await put({ ...CP, metadata: { name: 'missing' }, spec: { clusterSelector: { matchLabels: { env: 'kust' } }, kustomizationRefs: [{ kind: 'GitRepository', name: 'nope', namespace: 'default', path: '.' }] } });
     const m = await eventually(() => cs('missing-sveltos-k1'), (o) => feature(o)?.failureReason === 'ReferenceNotFound');

@@ -257,6 +257,10 @@ export class KustomizeFeature {
   /** The artifact downloader (shared with the Flux policyRefs of the Resources feature). */
   readonly fetcher = new ArtifactFetcher();
   private readonly driftPending = new Set<string>();
+  /** Per cluster key: ClusterSummaries whose Kustomize feature reports a conflict (woken when objects go away). */
+  private readonly conflicted = new Map<string, Set<string>>();
+  /** ClusterSummaries that must take the full path once (a competitor withdrew). */
+  private readonly forced = new Set<string>();
   /** The Flux-sourced policyRefs of the Resources feature (watched and downloaded like kustomization sources). */
   readonly fluxPolicies: FluxPolicySources;
 
@@ -266,6 +270,8 @@ export class KustomizeFeature {
     private readonly enqueue: (key: string) => void,
     /** Called with the ClusterSummary key of a profile that lost an object to this one (lower tier): it must re-evaluate. */
     private readonly ownershipMoved: (key: string) => void = enqueue,
+    /** Called when a pass removed objects from a cluster: ClusterSummaries that lost a conflict there try again. */
+    private readonly removedObjects: (cluster: string, key: string) => void = () => undefined,
   ) {
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
     this.fluxPolicies = new FluxPolicySources(c.mgmtInformers, enqueue, this.fetcher);
@@ -302,10 +308,11 @@ export class KustomizeFeature {
       hash = this.inputsHash(p, sources);
       const drifting = p.spec.syncMode === 'ContinuousWithDriftDetection';
       const refs = p.spec.kustomizationRefs ?? [];
-      if (refs.length > 0 && prev?.hash === hexToBase64(hash) && prev.status === 'Provisioned' && !this.driftPending.has(p.key) && !p.forced && (!drifting || this.drift.trackedHash(p.key) === hash)) {
+      if (refs.length > 0 && prev?.hash === hexToBase64(hash) && prev.status === 'Provisioned' && !this.driftPending.has(p.key) && !p.forced && !this.forced.has(p.key) && (!drifting || this.drift.trackedHash(p.key) === hash)) {
         return { feature: prev, requeue: false };
       }
       this.driftPending.delete(p.key);
+      this.forced.delete(p.key);
       const objects = await this.build(p, sources);
       return await this.deploy(p, objects, hash, prev);
     } catch (err) {
@@ -515,6 +522,14 @@ export class KustomizeFeature {
       signal: p.signal,
     });
     if (dryRun) await this.writeReport(p, outcome.results);
+    let set = this.conflicted.get(p.entry.key);
+    if (outcome.conflicts.length > 0) {
+      if (!set) this.conflicted.set(p.entry.key, (set = new Set()));
+      set.add(p.key);
+    } else {
+      set?.delete(p.key);
+    }
+    if (outcome.results.some((r) => r.action === 'Delete' && r.wrote)) this.removedObjects(p.entry.key, p.key);
     for (const a of actions) {
       // Go: requeueAllOldOwners — the old owner must notice it lost the object (it will now report a conflict).
       if (a.type === 'apply' && a.previousOwner && (a.previousOwner.kind === 'ClusterProfile' || a.previousOwner.kind === 'Profile')) {
@@ -543,8 +558,8 @@ export class KustomizeFeature {
           deployedGroupVersionKind: union,
         },
         gvks: union,
-        // Conflicts retry with the capped backoff too: the owner may withdraw or its tier change.
-        requeue: true,
+        // Conflicts wait for the owner to go away (wakeConflicted) or for an input change; errors retry with backoff.
+        requeue: problems.length > 0,
       };
     }
     if (outcome.writes > 0) {
@@ -627,6 +642,15 @@ export class KustomizeFeature {
     await this.c.mgmt.apply({ ...base, metadata: { name, namespace: cs.spec.clusterNamespace }, status: { kustomizeResourceReports } }, { fieldManager: manager, force: true, subresource: 'status' });
   }
 
+  /** wakeConflicted re-queues the ClusterSummaries of a cluster whose Kustomize feature lost a conflict. */
+  wakeConflicted(cluster: string, except: string): void {
+    for (const s of this.conflicted.get(cluster) ?? []) {
+      if (s === except) continue;
+      this.forced.add(s);
+      this.enqueue(s);
+    }
+  }
+
   /** affected returns the ClusterSummaries reading a changed ConfigMap/Secret (kustomization tarball or valuesFrom). */
   affected(o: KubeObject | undefined, n: KubeObject | undefined): string[] {
     const obj = (n ?? o)!;
@@ -645,6 +669,8 @@ export class KustomizeFeature {
     this.fluxPolicies.forget(key);
     this.drift.untrack(key);
     this.driftPending.delete(key);
+    this.forced.delete(key);
+    for (const s of this.conflicted.values()) s.delete(key);
   }
 
   async stop(): Promise<void> {

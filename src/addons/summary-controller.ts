@@ -132,10 +132,16 @@ export class SummaryReconciler {
     this.renderer = new PolicyRenderer(c.funcOptions);
     this.helm = new HelmFeature(c, this.renderer, new ChartCache(c.chartCacheDir));
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
-    this.kustomize = new KustomizeFeature(c, this.renderer, enqueue, (old) => {
-      this.forceFull.add(old);
-      enqueue(old);
-    });
+    this.kustomize = new KustomizeFeature(
+      c,
+      this.renderer,
+      enqueue,
+      (old) => {
+        this.forceFull.add(old);
+        enqueue(old);
+      },
+      (cluster, key) => this.wakeConflicted(cluster, key),
+    );
     this.drift = new DriftWatcher(
       c.registry,
       c.mgmtInformers,
@@ -830,6 +836,7 @@ export class SummaryReconciler {
 
   /** wakeConflicted re-queues the ClusterSummaries of a cluster that lost a conflict: an owner just removed objects. */
   private wakeConflicted(cluster: string, except: string): void {
+    this.kustomize.wakeConflicted(cluster, except);
     for (const s of this.conflicted.get(cluster) ?? []) {
       if (s === except) continue;
       this.forceFull.add(s);
