@@ -71,6 +71,10 @@ test('ripple up serves Flux GitRepository; a kustomizationRef deploys the overla
   await kc(['--context', 'mgmt', 'create', 'namespace', 'flux-system']);
   await kc(['--context', 'mgmt', 'apply', '-f', '-'], 'apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  url: https://github.com/example/apps\n  interval: 1m\n  ref:\n    branch: main\n');
   await publish(2, '1111111111111111111111111111111111111111');
+  // kubectl's table shows the printer columns of the CRD: URL, Age, Ready, Status.
+  const table = await kc(['--context', 'mgmt', '-n', 'flux-system', 'get', 'gitrepositories']);
+  assert.match(table, /^NAME\s+URL\s+AGE\s+READY\s+STATUS\n/);
+  assert.match(table, /apps\s+https:\/\/github\.com\/example\/apps\s+\S+\s+True\s+stored artifact for revision 'main@sha1:1{40}'/);
   await kc(
     ['--context', 'mgmt', 'apply', '-f', '-'],
     'apiVersion: config.projectsveltos.io/v1beta1\nkind: ClusterProfile\nmetadata:\n  name: gitops\nspec:\n  clusterSelector:\n    matchLabels:\n      env: fv\n  kustomizationRefs:\n  - kind: GitRepository\n    namespace: flux-system\n    name: apps\n    path: ./apps/prod\n',
