@@ -186,6 +186,7 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
       await summaries.health.stop();
       await summaries.lua.close();
       await summaries.kinds.stop();
+      await summaries.kustomize.stop();
       await Promise.all(subs.map((s) => s.unsubscribe()));
     },
   };

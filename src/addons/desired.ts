@@ -15,6 +15,7 @@ import { groupOf, type DesiredObject, type Target } from './plan.js';
 import { renderReferenceName, type ClusterNames, type PolicyRenderer } from './render.js';
 import { stampObject } from './stamp.js';
 import type { LuaPolicyRunner } from './lua-policy.js';
+import { posix } from 'node:path';
 
 /** FeatureFailure is a failure of the Resources feature: retriable (backoff) or not (wait for an input change). */
 export interface FeatureFailure {
@@ -27,7 +28,8 @@ export interface FeatureFailure {
 /** ResolvedRef is one policyRef with its content read from the management cluster. */
 export interface ResolvedRef {
   ref: PolicyRef;
-  kind: 'ConfigMap' | 'Secret';
+  /** ConfigMap, Secret, or the Flux source kind (GitRepository, OCIRepository, Bucket) of a path in an artifact. */
+  kind: 'ConfigMap' | 'Secret' | 'GitRepository' | 'OCIRepository' | 'Bucket';
   namespace: string;
   name: string;
   /** The data keys (Secret values base64-decoded). */
@@ -58,6 +60,33 @@ export interface ReferenceRead {
 /** PolicySourceLookup returns a management-cluster ConfigMap or Secret, or undefined when it does not exist. */
 export type PolicySourceLookup = (kind: 'ConfigMap' | 'Secret', namespace: string, name: string) => KubeObject | undefined;
 
+/**
+ * FluxPolicyLookup returns a Flux source (GitRepository, OCIRepository, Bucket) and its artifact's files (relative
+ * POSIX paths → text), undefined when the source does not exist, or why its files cannot be had (not ready,
+ * unreachable, digest mismatch: `failure`). The controller downloads first and answers from memory; `ripple render`
+ * reads local directories.
+ */
+export type FluxPolicyLookup = (
+  kind: 'GitRepository' | 'OCIRepository' | 'Bucket',
+  namespace: string,
+  name: string,
+) => { object: KubeObject; files?: ReadonlyMap<string, string>; failure?: FeatureFailure } | undefined;
+
+/**
+ * filesUnder returns the files of an artifact below `path` as Sveltos reads a Flux policyRef path (readFiles: every
+ * regular file under the directory, recursively in lexical order, keyed by its base name — a later file of the same
+ * name wins), or undefined when the path is not a directory of the artifact. Pure.
+ */
+export function filesUnder(files: ReadonlyMap<string, string>, path: string): Record<string, string> | undefined {
+  const dir = posix.normalize(`/${path}`).replace(/\/+$/, '');
+  const prefix = dir === '' || dir === '/' ? '/' : `${dir}/`;
+  const hits = [...files.keys()].map((k) => ({ k, abs: posix.normalize(`/${k}`) })).filter((f) => f.abs.startsWith(prefix)).sort((a, b) => (a.abs < b.abs ? -1 : a.abs > b.abs ? 1 : 0));
+  if (hits.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const h of hits) out[posix.basename(h.abs)] = files.get(h.k)!;
+  return out;
+}
+
 /** PolicyRefsResult is the outcome of resolvePolicyRefs; `reads` lists what was looked up either way. */
 export type PolicyRefsResult = ({ ok: true; refs: ResolvedRef[]; warnings: string[] } | { ok: false; failure: FeatureFailure }) & { reads: ReferenceRead[] };
 
@@ -83,14 +112,15 @@ export function parseSubresources(anns: Readonly<Record<string, string>>): { sub
  * cluster's data (empty namespace = the cluster's namespace), Secrets checked for Sveltos' type and decoded,
  * `optional` honoured. The first problem fails the whole feature, as in Sveltos.
  */
-export function resolvePolicyRefs(spec: ClusterProfileSpec, profile: ProfileIdentity, names: ClusterNames, lookup: PolicySourceLookup, funcOptions: FuncOptions): PolicyRefsResult {
+export function resolvePolicyRefs(spec: ClusterProfileSpec, profile: ProfileIdentity, names: ClusterNames, lookup: PolicySourceLookup, funcOptions: FuncOptions, flux?: FluxPolicyLookup): PolicyRefsResult {
   const reads: ReferenceRead[] = [];
   const warnings: string[] = [];
   const refs: ResolvedRef[] = [];
   const fail = (message: string, nonRetriable = true, reason = 'InvalidReference'): PolicyRefsResult => ({ ok: false, failure: { message, reason, nonRetriable }, reads });
   for (const [i, ref] of (spec.policyRefs ?? []).entries()) {
-    if (ref.kind !== 'ConfigMap' && ref.kind !== 'Secret') {
-      return fail(`policyRefs[${i}]: ${ref.remoteURL ? `remoteURL ${ref.remoteURL.url}` : `kind ${ref.kind}`} is not supported by Ripple yet (only ConfigMap and Secret); nothing of this profile was deployed`, true, 'NotSupported');
+    const fluxKind = ref.kind === 'GitRepository' || ref.kind === 'OCIRepository' || ref.kind === 'Bucket' ? ref.kind : undefined;
+    if ((ref.kind !== 'ConfigMap' && ref.kind !== 'Secret' && !(fluxKind && flux)) || ref.remoteURL) {
+      return fail(`policyRefs[${i}]: ${ref.remoteURL ? `remoteURL ${ref.remoteURL.url}` : `kind ${ref.kind}`} is not supported by Ripple yet (ConfigMap, Secret, GitRepository, OCIRepository, Bucket); nothing of this profile was deployed`, true, 'NotSupported');
     }
     const ns = renderReferenceName(`policyRefs[${i}].namespace`, ref.namespace ?? '', names, funcOptions);
     const nm = renderReferenceName(`policyRefs[${i}].name`, ref.name ?? '', names, funcOptions);
@@ -99,8 +129,27 @@ export function resolvePolicyRefs(spec: ClusterProfileSpec, profile: ProfileIden
     if (profile.kind === 'Profile' && ns.text !== profile.namespace) {
       return fail(`policyRefs[${i}]: a Profile can only reference ${ref.kind}s in its own namespace ${profile.namespace}, not ${ns.text}`);
     }
-    reads.push({ kind: ref.kind, namespace: ns.text, name: nm.text });
-    const obj = lookup(ref.kind, ns.text, nm.text);
+    if (fluxKind) {
+      const src = flux!(fluxKind, ns.text, nm.text);
+      if (!src) {
+        if (ref.optional) continue;
+        return fail(`referenced ${fluxKind} ${ns.text}/${nm.text} does not exist (policyRefs[${i}]); it will be deployed as soon as it is created`, true, 'ReferenceNotFound');
+      }
+      if (src.failure) return { ok: false, failure: { ...src.failure, message: `policyRefs[${i}] (${fluxKind} ${ns.text}/${nm.text}): ${src.failure.message}` }, reads };
+      const path = renderReferenceName(`policyRefs[${i}].path`, ref.path || '.', names, funcOptions);
+      if (!path.ok) return fail(`policyRefs[${i}].path: ${path.message}`, true, 'TemplateError');
+      const data = filesUnder(src.files ?? new Map(), path.text);
+      if (!data) return fail(`policyRefs[${i}] (${fluxKind} ${ns.text}/${nm.text}): path ${path.text} not found in the artifact`, true, 'InvalidReference');
+      const annotations = src.object.metadata.annotations ?? {};
+      if (annotations[Annotations.lua] !== undefined) {
+        return fail(`referenced ${fluxKind} ${ns.text}/${nm.text} is a Lua policy (${Annotations.lua}), which Ripple deploys from ConfigMaps and Secrets only, not yet from Flux sources; nothing of this profile was deployed`, true, 'NotSupported');
+      }
+      refs.push({ ref, kind: fluxKind, namespace: ns.text, name: nm.text, data, template: annotations[Annotations.template] !== undefined, lua: false, subresources: parseSubresources(annotations).subresources, annotations });
+      continue;
+    }
+    const cmKind = ref.kind as 'ConfigMap' | 'Secret';
+    reads.push({ kind: cmKind, namespace: ns.text, name: nm.text });
+    const obj = lookup(cmKind, ns.text, nm.text);
     if (!obj) {
       if (ref.optional) continue;
       return fail(`referenced ${ref.kind} ${ns.text}/${nm.text} does not exist (policyRefs[${i}]); it will be deployed as soon as it is created`, true, 'ReferenceNotFound');
@@ -122,7 +171,7 @@ export function resolvePolicyRefs(spec: ClusterProfileSpec, profile: ProfileIden
     if (sub.misspelled) {
       warnings.push(`${ref.kind} ${ns.text}/${nm.text} uses the misspelled annotation ${Annotations.subresourcesMisspelled}; it is honoured as ${Annotations.subresources} — please rename it`);
     }
-    refs.push({ ref, kind: ref.kind, namespace: ns.text, name: nm.text, data, template: annotations[Annotations.template] !== undefined, lua: annotations[Annotations.lua] !== undefined, subresources: sub.subresources, annotations });
+    refs.push({ ref, kind: cmKind, namespace: ns.text, name: nm.text, data, template: annotations[Annotations.template] !== undefined, lua: annotations[Annotations.lua] !== undefined, subresources: sub.subresources, annotations });
   }
   return { ok: true, refs, warnings, reads };
 }
@@ -174,6 +223,8 @@ export interface DesiredInput {
   mgmtResources: Readonly<Record<string, unknown>>;
   /** Runs Lua policies; without it a Lua policy fails the feature (NotSupported). */
   lua?: LuaPolicyRunner;
+  /** The feature deploying (the `projectsveltos.io/reason` stamp): Resources unless said otherwise (Kustomize). */
+  reason?: string;
 }
 
 /**
@@ -280,6 +331,7 @@ export async function renderDesired(input: DesiredInput, renderer: PolicyRendere
       deploymentType: target,
       extraLabels: spec.extraLabels,
       extraAnnotations: spec.extraAnnotations,
+      reason: input.reason,
     });
     const paths = exclusions.filter((e) => selectorMatches(e.target, stamped.object)).flatMap((e) => e.paths);
     desired.push({

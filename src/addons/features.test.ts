@@ -1,6 +1,6 @@
 // Profile features and failure reporting against the embedded API server: templates with .Cluster and exact error
 // locations, missing references that appear later, Secrets, Local + Remote in one profile, CRDs with their custom
-// resources, apply errors from the API server, continueOnError, Helm/Kustomize rejected visibly, namespaced
+// resources, apply errors from the API server, continueOnError, Helm/Kustomize failures reported visibly, namespaced
 // Profiles, dependsOn, the pause annotation and OneTime.
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
@@ -150,7 +150,7 @@ spec:
     await env.mgmt.delete({ ...CP, name: 'partly' });
   });
 
-  test('an unreachable chart repository fails the Helm feature visibly; kustomizationRefs are rejected; policyRefs still deploy', async () => {
+  test('an unreachable chart repository fails the Helm feature visibly; a kustomizationRef to a missing ConfigMap fails the Kustomize feature alone; policyRefs still deploy', async () => {
     await put({ ...CM, metadata: { name: 'helm-side', namespace: 'default' }, data: { 'a.yaml': cmText('beside-helm', 'cfg') } });
     await put({
       ...CP,
@@ -167,9 +167,10 @@ spec:
     assert.equal(feature(o, 'Helm')!.failureReason, 'HelmChartFailed');
     assert.match(feature(o, 'Helm')!.failureMessage!, /chart ex\/app@1\.0\.0 \(release app\/app\): .*127\.0\.0\.1:1/);
     assert.ok((await events('f1', 'helm-sveltos-f1')).some((e) => e.reason === 'HelmChartFailed'));
-    assert.match(feature(o, 'Kustomize')!.failureMessage!, /kustomizationRefs are not supported/);
+    assert.equal(feature(o, 'Kustomize')!.failureReason, 'ReferenceNotFound');
+    assert.match(feature(o, 'Kustomize')!.failureMessage!, /kustomizationRefs\[0\]: referenced ConfigMap default\/k does not exist/);
     assert.ok(await env.clusters.f1.getIfExists({ ...CM, namespace: 'cfg', name: 'beside-helm' }));
-    assert.ok((await events('f1', 'helm-sveltos-f1')).some((e) => e.reason === 'NotSupported'));
+    assert.ok((await events('f1', 'helm-sveltos-f1')).some((e) => e.reason === 'ReferenceNotFound' && e.message!.includes('kustomizationRefs')));
     await env.mgmt.delete({ ...CP, name: 'helm' });
   });
 

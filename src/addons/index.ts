@@ -26,6 +26,8 @@ export {
   resolvePolicyRefs,
   resolveTemplateResourceRefs,
   type CapiObjects,
+  filesUnder,
+  type FluxPolicyLookup,
   type DesiredInput,
   type DesiredResult,
   type FeatureFailure,
@@ -47,3 +49,13 @@ export { addonMetrics, type AddonMetrics } from './metrics.js';
 export { luaPolicyRunner, type LuaPolicyRunner } from './lua-policy.js';
 export { RESTARTED_AT } from './reloader.js';
 export { HEALTH_PENDING, HEALTH_FAILED, PRE_DEPLOY_PENDING, PRE_DEPLOY_FAILED } from './health-feature.js';
+export {
+  KUSTOMIZE_FEATURE,
+  buildKustomizationRef,
+  featureFailureOf,
+  kustomizeResolvedRef,
+  readKustomizeValues,
+  tarballOf,
+  type KustomizeSource,
+} from './kustomize-feature.js';
+export { isFluxKind, FLUX_SOURCE_VERSIONS } from './flux-source.js';

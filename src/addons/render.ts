@@ -66,6 +66,18 @@ export class PolicyRenderer {
     });
   }
 
+  /** renderData executes a template with any Go-shaped dot (no .MgmtResources for the identifier functions). */
+  renderData(name: string, text: string, data: GoValue): RenderResult {
+    let tmpl;
+    try {
+      tmpl = parseCached(name, text, { funcs: this.funcs, missingKey: 'error' });
+      return { ok: true, text: tmpl.execute(data, this.budget) };
+    } catch (err) {
+      if (err instanceof TemplateError) return { ok: false, message: err.message };
+      throw err;
+    }
+  }
+
   /** render executes one template text with data from dataFor (same object for every key of one pass). */
   render(name: string, text: string, data: GoStruct): RenderResult {
     let tmpl;
@@ -86,6 +98,14 @@ export class PolicyRenderer {
       this.current = {};
     }
   }
+}
+
+/**
+ * renderValues executes a template whose dot is a plain string map (Kustomize substitution values: Sveltos renders
+ * every object of a kustomization with the values as data, missingkey=error).
+ */
+export function renderWithValues(renderer: PolicyRenderer, name: string, text: string, values: Readonly<Record<string, string>>): RenderResult {
+  return renderer.renderData(name, text, { ...values });
 }
 
 /** ClusterNames is the data of a reference-name template. */

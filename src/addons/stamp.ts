@@ -100,6 +100,8 @@ export interface StampContext {
   deploymentType: 'Local' | 'Remote';
   extraLabels?: Readonly<Record<string, string>>;
   extraAnnotations?: Readonly<Record<string, string>>;
+  /** The `projectsveltos.io/reason` label: the feature deploying it (default Resources; Kustomize). */
+  reason?: string;
 }
 
 /**
@@ -109,7 +111,7 @@ export interface StampContext {
  */
 export function stampObject(obj: KubeObject, ctx: StampContext): { object: KubeObject; hash: string } {
   const hash = policyHash(obj);
-  const labels: Record<string, string> = { ...(obj.metadata.labels ?? {}), [Labels.reason]: REASON_RESOURCES };
+  const labels: Record<string, string> = { ...(obj.metadata.labels ?? {}), [Labels.reason]: ctx.reason ?? REASON_RESOURCES };
   const annotations: Record<string, string> = {
     ...(obj.metadata.annotations ?? {}),
     [Annotations.referenceKind]: ctx.reference.kind,

@@ -57,6 +57,7 @@ import { ChartCache } from '../charts/index.js';
 import { HealthGate, isHealthGated, LuaHost } from './health-feature.js';
 import { planRestarts, restartWorkloads } from './reloader.js';
 import { luaPolicyRunner } from './lua-policy.js';
+import { KUSTOMIZE_FEATURE, KustomizeFeature, setFeatureGvks } from './kustomize-feature.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
 
@@ -128,6 +129,7 @@ export class SummaryReconciler {
   /** validateHealths gating (health-feature.ts) and the Lua runtime it shares with Lua policies. */
   readonly lua = new LuaHost();
   readonly health: HealthGate;
+  readonly kustomize: KustomizeFeature;
 
   constructor(
     private readonly c: AddonContext,
@@ -137,6 +139,16 @@ export class SummaryReconciler {
     this.helm = new HelmFeature(c, this.renderer, new ChartCache(c.chartCacheDir));
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
     this.health = new HealthGate(c.registry, this.lua, enqueue, c.log);
+    this.kustomize = new KustomizeFeature(
+      c,
+      this.renderer,
+      enqueue,
+      (old) => {
+        this.forceFull.add(old);
+        enqueue(old);
+      },
+      (cluster, key) => this.wakeConflicted(cluster, key),
+    );
     this.drift = new DriftWatcher(
       c.registry,
       c.mgmtInformers,
@@ -158,8 +170,7 @@ export class SummaryReconciler {
     if (e.kind !== 'cluster') return;
     const key = e.entry.key;
     if (e.type === 'removed' || (e.type === 'updated' && e.changed.includes('kubeconfig'))) {
-      for (const s of this.drift.dropCluster(key)) this.enqueue(s);
-      for (const s of this.health.dropCluster(key)) this.enqueue(s);
+      for (const s of [...this.drift.dropCluster(key), ...this.health.dropCluster(key), ...this.kustomize.dropCluster(key)]) this.enqueue(s);
       for (const n of [...this.namespaces]) if (n.startsWith(`${key}|`)) this.namespaces.delete(n);
     }
     for (const cs of this.c.caches.summaries.cache.byIndex(CLUSTER_INDEX, key)) this.enqueue(`${cs.metadata.namespace}/${cs.metadata.name}`);
@@ -169,6 +180,7 @@ export class SummaryReconciler {
   onReferenceChange(o: KubeObject | undefined, n: KubeObject | undefined): void {
     const obj = (n ?? o)!;
     for (const s of this.index.affected(refKey('v1', obj.kind, obj.metadata.namespace, obj.metadata.name), o, n)) this.enqueue(s);
+    for (const s of this.kustomize.affected(o, n)) this.enqueue(s);
   }
 
   /** reconcile brings one ClusterSummary's deployment in line; level-based, never told what changed. */
@@ -215,8 +227,7 @@ export class SummaryReconciler {
     // Dependencies: deploy only after the profiles this one depends on are Provisioned in this cluster.
     const waiting = this.unmetDependencies(cs, profile.kind, type);
     status.dependencies = waiting ?? ((spec.dependsOn ?? []).length > 0 ? 'All dependencies deployed' : 'no dependencies');
-    let features = (status.featureSummaries ?? []).filter((f) => f.featureID === RESOURCES || f.featureID === HELM_FEATURE);
-    features.push(...this.unsupportedFeatures(raw, spec, status));
+    let features = (status.featureSummaries ?? []).filter((f) => f.featureID === RESOURCES || f.featureID === HELM_FEATURE || f.featureID === KUSTOMIZE_FEATURE);
     // Helm charts first (Sveltos' order: a chart often installs the CRDs the profile's policies then use).
     let helmRequeue = false;
     if (!waiting && spec.syncMode !== 'DryRun' && ((spec.helmCharts ?? []).length > 0 || (status.helmReleaseSummaries ?? []).length > 0)) {
@@ -224,6 +235,14 @@ export class SummaryReconciler {
       if (h.feature && (h.feature.status === 'Provisioned' || isHealthGated(h.feature))) h.feature = await this.gateHealth(pass, entry, h.feature, status);
       features = [...features.filter((f) => f.featureID !== HELM_FEATURE), ...(h.feature ? [h.feature] : [])];
       helmRequeue = h.requeue || h.feature?.status === 'Failed';
+    }
+    // Kustomize (kustomize-feature.ts): its own status entry, deployedGVKs entry, drift watches and Events.
+    if (!waiting && KustomizeFeature.wanted(cs)) {
+      const recordKinds = (gvks: string[]) => this.writeStatus(raw, cs, { ...status, deployedGVKs: setFeatureGvks(status.deployedGVKs, KUSTOMIZE_FEATURE, gvks) });
+      const k = await this.kustomize.reconcile({ key, raw, cs, spec, profile: { ...profile, namespace: raw.metadata.namespace }, type, entry, status, signal: rctx.signal, forced: this.forceFull.has(key), recordKinds });
+      features = [...features.filter((f) => f.featureID !== KUSTOMIZE_FEATURE), ...(k.feature ? [k.feature] : [])];
+      if (k.gvks) status.deployedGVKs = setFeatureGvks(status.deployedGVKs, KUSTOMIZE_FEATURE, k.gvks);
+      helmRequeue ||= k.requeue;
     }
     if (waiting) {
       if (!prevFeature) features = [{ featureID: RESOURCES, status: 'Provisioning' }, ...features];
@@ -275,7 +294,7 @@ export class SummaryReconciler {
         const r = await this.deploy(pass, entry, inputs, prevFeature, status);
         feature = r.feature.status === 'Provisioned' ? await this.gateHealth(pass, entry, r.feature, status) : r.feature;
         result = r.result ?? (feature.status === 'Failed' ? { requeue: true } : undefined);
-        if (r.gvks) status.deployedGVKs = [{ featureID: RESOURCES, deployedGroupVersionKind: r.gvks }];
+        if (r.gvks) status.deployedGVKs = setFeatureGvks(status.deployedGVKs, RESOURCES, r.gvks);
       } catch (err) {
         // Every failure lands in status; unexpected ones are also thrown so the controller logs and retries them.
         const expected = err instanceof ClusterError || isTransient(err);
@@ -373,6 +392,7 @@ export class SummaryReconciler {
   private forget(key: string): void {
     this.index.forget(key);
     this.kinds.forget(key);
+    this.kustomize.forget(key);
     this.drift.untrack(key);
     this.health.forget(key);
     this.lastDeployed.delete(key);
@@ -398,23 +418,6 @@ export class SummaryReconciler {
       }
     }
     return undefined;
-  }
-
-  /** unsupportedFeatures reports kustomizationRefs as FailedNonRetriable (a later issue deploys them). */
-  private unsupportedFeatures(raw: KubeObject, spec: ClusterProfileSpec, status: ClusterSummaryStatus): Feature[] {
-    const out: Feature[] = [];
-    const add = (featureID: 'Helm' | 'Kustomize', what: string, count: number) => {
-      if (count === 0) return;
-      const message = `${what} are not supported by Ripple yet: ${count} ${what} of this profile were NOT deployed (remove them, or deploy them with Sveltos)`;
-      const prev = status.featureSummaries?.find((f) => f.featureID === featureID);
-      if (prev?.failureMessage !== message) {
-        record(this.c, raw, 'Warning', 'NotSupported', message);
-        this.c.metrics?.outcomes.inc({ feature: featureID, outcome: 'not_supported' });
-      }
-      out.push({ featureID, status: 'FailedNonRetriable', failureReason: 'NotSupported', failureMessage: message, hash: prev?.hash });
-    };
-    add('Kustomize', 'kustomizationRefs', (spec.kustomizationRefs ?? []).length);
-    return out;
   }
 
   /** warnIgnored tells, by Event, which spec fields Ripple does not act on (they are accepted, not evaluated). */
@@ -492,12 +495,14 @@ export class SummaryReconciler {
     const refEntries: RefEntry[] = [];
     const mgmtResources: Record<string, KubeObject> = {};
     const fingerprints: Record<string, unknown> = {};
+    const flux = await this.kustomize.fluxPolicies.prepare(key, spec, names, this.c.funcOptions, p.rctx.signal);
     const policies = resolvePolicyRefs(
       spec,
       { ...profile, namespace: raw.metadata.namespace },
       names,
       (kind, ns, name) => (kind === 'ConfigMap' ? this.c.caches.configMaps.cache : this.c.caches.secrets.cache).get(ns, name),
       this.c.funcOptions,
+      flux,
     );
     for (const r of policies.reads) refEntries.push({ key: refKey('v1', r.kind, r.namespace, r.name) });
     if (!policies.ok) {
@@ -695,7 +700,7 @@ export class SummaryReconciler {
     const union = [...new Set([...recorded, ...newGvks])].sort();
     if (!dryRun && union.some((g) => !recorded.includes(g))) {
       // Record the kinds BEFORE creating objects of them: withdrawal finds our objects through this list.
-      await this.writeStatus(raw, cs, { ...status, deployedGVKs: [{ featureID: RESOURCES, deployedGroupVersionKind: union }], featureSummaries: [{ ...(prev ?? { featureID: RESOURCES }), status: 'Provisioning', deployedGroupVersionKind: union }] });
+      await this.writeStatus(raw, cs, { ...status, deployedGVKs: setFeatureGvks(status.deployedGVKs, RESOURCES, union), featureSummaries: [{ ...(prev ?? { featureID: RESOURCES }), status: 'Provisioning', deployedGroupVersionKind: union }] });
     }
 
     // Observe: each desired object we do not know, the namespaces they need, and what we deployed before.
@@ -912,6 +917,7 @@ export class SummaryReconciler {
 
   /** wakeConflicted re-queues the ClusterSummaries of a cluster that lost a conflict: an owner just removed objects. */
   private wakeConflicted(cluster: string, except: string): void {
+    this.kustomize.wakeConflicted(cluster, except);
     for (const s of this.conflicted.get(cluster) ?? []) {
       if (s === except) continue;
       this.forceFull.add(s);
@@ -958,6 +964,23 @@ export class SummaryReconciler {
           await this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: message, featureSummaries: [{ featureID: HELM_FEATURE, status: 'Removing', failureMessage: message }] });
           return { requeue: true };
         }
+      }
+      if (KustomizeFeature.recordedGvks(cs).length > 0) {
+        let k: ExecuteOutcome | undefined;
+        let message: string | undefined;
+        try {
+          k = await this.kustomize.withdraw({ ...p, profile: { ...profile, namespace: raw.metadata.namespace }, signal: rctx.signal }, clients, leave);
+          if (k.errors.length > 0) message = k.errors.join('\n');
+        } catch (err) {
+          if (!isTransient(err)) throw err;
+          message = `cannot remove the kustomizationRefs objects from cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}: ${errorMessage(err)}`;
+        }
+        if (message !== undefined) {
+          record(this.c, raw, 'Warning', 'WithdrawFailed', message);
+          await this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: message, featureSummaries: [{ featureID: KUSTOMIZE_FEATURE, status: 'Removing', failureMessage: message }] });
+          return { requeue: true };
+        }
+        if (k && k.writes > 0) record(this.c, raw, 'Normal', leave ? 'LeftInPlace' : 'Withdrawn', `kustomizationRefs: ${leave ? 'left in place (LeavePolicies), stamps removed from' : 'removed'} ${k.results.length} object(s) in cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}`);
       }
       let outcome: ExecuteOutcome;
       try {

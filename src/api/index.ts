@@ -125,6 +125,7 @@ export {
   type SveltosObject,
   type SveltosObjectByKind,
 } from './normalize.js';
+export { fluxSourceCrds, FLUX_SOURCE_GROUP } from './flux-crds.js';
 export { crdFor, crdsToYaml, generateCrds, type CustomResourceDefinition, type CustomResourceDefinitionVersion } from './crd.js';
 export { checkCrd, checkStructuralSchema, type StructuralCheckOptions } from './structural.js';
 export { admitWrite, readAs, type StorageWrite } from './storage-pipeline.js';

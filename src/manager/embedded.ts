@@ -10,6 +10,7 @@ import { createKubeClient, type KubeClient } from '../kube/index.js';
 import { silentLogger, type Logger, type Registry } from '../obs/index.js';
 import { ensureNamespace, registerManagementCluster, SVELTOS_NAMESPACE } from './bootstrap.js';
 import { installCrds } from './crds.js';
+import { fluxSourceCrds, generateCrds } from '../api/index.js';
 import { startManager, type Manager, type ManagerOptions } from './manager.js';
 
 /** MGMT is the name of the management cluster's virtual cluster (and of its kubeconfig context). */
@@ -106,7 +107,8 @@ export async function startEmbedded(o: EmbeddedOptions): Promise<Embedded> {
   let manager: Manager | undefined;
   try {
     const mgmt = client(MGMT);
-    const crds = await installCrds(mgmt);
+    // Flux's source kinds too: kustomizationRefs/policyRefs can then name GitRepository/OCIRepository/Bucket objects.
+    const crds = await installCrds(mgmt, { crds: [...generateCrds(), ...fluxSourceCrds()] });
     logger.info({ created: crds.created.length, updated: crds.updated.length, unchanged: crds.unchanged.length }, 'CRDs installed');
     await ensureNamespace(mgmt, SVELTOS_NAMESPACE);
     const register = async (spec: ClusterSpec) => {

@@ -18,6 +18,7 @@ export type {
   PreviewProblem,
   PreviewResult,
   PreviewStage,
+  PreviewSource,
   ProfileOrigin,
   ProfileView,
 } from './types.js';

@@ -24,7 +24,18 @@ import {
 } from '../api/index.js';
 import {
   ADOPTED_ANNOTATION,
+  FLUX_SOURCE_VERSIONS,
+  KUSTOMIZE_FEATURE,
   PolicyRenderer,
+  buildKustomizationRef,
+  featureFailureOf,
+  isFluxKind,
+  kustomizeResolvedRef,
+  readKustomizeValues,
+  renderReferenceName,
+  tarballOf,
+  type FluxPolicyLookup,
+  type ResolvedRef,
   clusterSummaryName,
   identityKey,
   identityOf,
@@ -56,6 +67,7 @@ import type {
   PreviewOptions,
   PreviewProblem,
   PreviewResult,
+  PreviewSource,
   PreviewStage,
   ProfileView,
 } from './types.js';
@@ -102,6 +114,7 @@ class Preview {
   private readonly crds: KubeObject[] = [];
   private readonly renderer: PolicyRenderer;
   private readonly eventFuncs: FuncMap;
+  private sources: readonly PreviewSource[] = [];
 
   constructor(private readonly options: PreviewOptions) {
     this.namespace = options.namespace ?? SVELTOS_NAMESPACE;
@@ -122,6 +135,7 @@ class Preview {
 
   /** load sorts the input into the simulated management cluster, the clusters and their stores. */
   load(input: PreviewInput): void {
+    this.sources = input.sources ?? [];
     for (const o of [...input.management, ...(input.live ?? []), ...input.clusters, ...input.resources]) if (crdScope(o)) this.crds.push(o);
     this.mgmt = this.newStore('mgmt', [this.namespace]);
     const clusterObjects = new Map<string, KubeObject>();
@@ -452,10 +466,7 @@ class Preview {
       );
       return;
     }
-    const unsupported = [
-      ['helmCharts', (spec.helmCharts ?? []).length],
-      ['kustomizationRefs', (spec.kustomizationRefs ?? []).length],
-    ] as const;
+    const unsupported = [['helmCharts', (spec.helmCharts ?? []).length]] as const;
     for (const [what, count] of unsupported) {
       if (count > 0) this.problem('deploy', 'NotSupported', pWhere, `${what} are not supported by Ripple yet: ${count} ${what} of this profile would NOT be deployed (the feature is reported FailedNonRetriable)`);
     }
@@ -494,8 +505,8 @@ class Preview {
     };
     const names = { cluster: e.object, clusterNamespace: e.ref.namespace, clusterName: e.ref.name };
     const profileId = { kind, name: profile.metadata.name, namespace: profile.metadata.namespace };
-    const policies = resolvePolicyRefs(spec, profileId, names, (k, ns, name) => this.mgmt.get('v1', k, ns, name), this.options.funcOptions);
-    if (!policies.ok) return fail(policies.failure, policies.failure.reason === 'ReferenceNotFound' ? ' (pass it with -f FILE)' : '');
+    const policies = resolvePolicyRefs(spec, profileId, names, (k, ns, name) => this.mgmt.get('v1', k, ns, name), this.options.funcOptions, this.fluxLookup);
+    if (!policies.ok) return fail(policies.failure, policies.failure.reason === 'ReferenceNotFound' ? ' (pass it with -f FILE, or a Flux source\'s files with --source KIND/NAMESPACE/NAME=DIR)' : '');
     for (const w of policies.warnings) this.note('deploy', where, w);
     const trrs = resolveTemplateResourceRefs(spec, names, this.options.funcOptions);
     if (!trrs.ok) return fail(trrs.failure);
@@ -526,6 +537,18 @@ class Preview {
       );
     }
     for (const m of rendered.failures) this.problem('deploy', 'KindNotInstalled', where, m);
+    // kustomizationRefs: built from the sources given (--source, or a ConfigMap/Secret tarball given with -f), through
+    // the same rendering tail with the Kustomize stamps; planned together with the policyRefs' objects.
+    if ((spec.kustomizationRefs ?? []).length > 0) {
+      const k = await this.kustomizeDesired(spec, profileId, e, names, dv.clusterSummary, storeOf);
+      if (!k.ok) {
+        dv.failure = { reason: k.failure.reason, message: k.failure.message };
+        this.problem('deploy', k.failure.reason, where, k.failure.message);
+      } else {
+        for (const m of k.failures) this.problem('deploy', 'KindNotInstalled', where, m);
+        rendered.desired.push(...k.desired);
+      }
+    }
     const observed = new Map<string, KubeObject | null>();
     for (const d of rendered.desired) {
       const o = d.object;
@@ -588,6 +611,75 @@ class Preview {
     if (conflicted && !spec.continueOnConflict) {
       dv.failure = { reason: 'ConflictError', message: 'a conflict stops the deployment: objects after it in the list are not applied (continueOnConflict: true goes on)' };
     }
+  }
+
+  /** sourceFor finds the local copy (--source) of a source; kind undefined in the copy matches any Flux kind. */
+  private sourceFor(kind: string, namespace: string, name: string): PreviewSource | undefined {
+    return this.sources.find((s) => s.namespace === namespace && s.name === name && (s.kind === kind || (s.kind === undefined && isFluxKind(kind))));
+  }
+
+  /** fluxLookup answers Flux policyRefs from --source directories (the artifact's files). */
+  private readonly fluxLookup: FluxPolicyLookup = (kind, namespace, name) => {
+    const given = this.sourceFor(kind, namespace, name);
+    const apiVersion = FLUX_SOURCE_VERSIONS[kind];
+    const stored = this.mgmt.get(apiVersion, kind, namespace, name);
+    const object = stored ?? { apiVersion, kind, metadata: { name, namespace } };
+    if (given) return { object, files: new Map([...given.files].map(([k, v]) => [k, typeof v === 'string' ? v : Buffer.from(v).toString('utf8')])) };
+    if (stored) return { object, failure: { message: `offline, its artifact cannot be downloaded: pass a local copy with --source ${kind}/${namespace}/${name}=DIR`, reason: 'SourceNotGiven', nonRetriable: true } };
+    return undefined;
+  };
+
+  /** kustomizeDesired builds a profile's kustomizationRefs for one cluster into stamped desired objects. */
+  private async kustomizeDesired(
+    spec: ClusterProfileSpec,
+    profileId: { kind: ProfileKind; name: string; namespace?: string },
+    e: ClusterEntry,
+    names: { cluster: unknown; clusterNamespace: string; clusterName: string },
+    summaryName: string,
+    storeOf: (t: Target) => SimCluster,
+  ): Promise<{ ok: true; desired: DesiredObject[]; failures: string[] } | { ok: false; failure: FeatureFailure }> {
+    const fo = this.options.funcOptions;
+    const refs: ResolvedRef[] = [];
+    const data = this.renderer.dataFor({ cluster: e.object, mgmtResources: {} });
+    for (const [i, ref] of (spec.kustomizationRefs ?? []).entries()) {
+      const where = `kustomizationRefs[${i}]`;
+      const fail = (message: string, reason = 'InvalidReference') => ({ ok: false as const, failure: { message, reason, nonRetriable: true } });
+      if (ref.remoteURL || !ref.kind) return fail(`${where}: ${ref.remoteURL ? `remoteURL ${ref.remoteURL.url}` : 'a reference without kind'} is not supported by Ripple yet`, 'NotSupported');
+      const ns = renderReferenceName(`${where}.namespace`, ref.namespace ?? '', names, fo);
+      const nm = renderReferenceName(`${where}.name`, ref.name ?? '', names, fo);
+      if (!ns.ok || !nm.ok) return fail(`${where}: ${!ns.ok ? ns.message : !nm.ok ? nm.message : ''}`, 'TemplateError');
+      const kind = ref.kind;
+      const given = this.sourceFor(kind, ns.text, nm.text);
+      let files: ReadonlyMap<string, string | Uint8Array> | undefined = given?.files;
+      try {
+        if (!files && (kind === 'ConfigMap' || kind === 'Secret')) {
+          const o = this.mgmt.get('v1', kind, ns.text, nm.text);
+          if (o) files = tarballOf(kind, o, `${where} (${kind} ${ns.text}/${nm.text})`);
+        }
+        if (!files) {
+          if (ref.optional) continue;
+          const flux = isFluxKind(kind);
+          return fail(
+            `${where}: referenced ${kind} ${ns.text}/${nm.text} ${flux ? 'has no local copy' : 'does not exist'}: pass its files with --source ${kind}/${ns.text}/${nm.text}=DIR${flux ? '' : ' (or the object with -f FILE)'}`,
+            'ReferenceNotFound',
+          );
+        }
+        const values = readKustomizeValues(ref, where, names, (k, n, m) => this.mgmt.get('v1', k, n, m), fo);
+        const source = { index: i, ref, kind, namespace: ns.text, name: nm.text, values };
+        const objects = buildKustomizationRef(source, files, { renderer: this.renderer, data, clusterNamespace: e.ref.namespace, clusterName: e.ref.name, summaryName });
+        refs.push(kustomizeResolvedRef(source, objects));
+      } catch (err) {
+        const f = featureFailureOf(err);
+        if (!f) throw err;
+        return { ok: false, failure: f };
+      }
+    }
+    const rendered = await renderDesired(
+      { spec, profile: profileId, cluster: { type: e.type, namespace: e.ref.namespace, name: e.ref.name, object: e.object }, refs, mgmtResources: {}, reason: KUSTOMIZE_FEATURE },
+      this.renderer,
+      async (target, apiVersion, k) => storeOf(target).scopes.namespaced(apiVersion, k),
+    );
+    return rendered;
   }
 
   /** follow queues a ClusterProfile/Profile this deployment put into the management cluster (seed 000's chain). */

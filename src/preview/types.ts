@@ -22,6 +22,24 @@ export interface PreviewInput {
   clusters: readonly KubeObject[];
   /** Sample resources: they exist in every cluster an EventTrigger watches (its sourceClusterSelector selects). */
   resources: readonly KubeObject[];
+  /**
+   * Local copies of GitOps sources (`ripple render --source NAME=DIR`): the files a Flux GitRepository /
+   * OCIRepository / Bucket artifact would hold (kind omitted: any of them), or a kustomization tree standing in for
+   * a ConfigMap/Secret tarball. kustomizationRefs and Flux policyRefs read them instead of downloading. Optional.
+   */
+  sources?: readonly PreviewSource[];
+}
+
+/** PreviewSource is a local directory standing in for a source's content. */
+export interface PreviewSource {
+  /** GitRepository, OCIRepository, Bucket, ConfigMap or Secret; undefined: any Flux kind. */
+  kind?: string;
+  namespace: string;
+  name: string;
+  /** Relative POSIX paths → contents. */
+  files: ReadonlyMap<string, string | Uint8Array>;
+  /** Where the files come from (a directory), for messages. */
+  origin: string;
 }
 
 /** PreviewOptions are the ports and knobs of a preview. */

@@ -37,3 +37,17 @@ test('ripple manifests crds: bad flags exit 2 and say what to do', async () => {
   assert.equal(group.code, 2);
   assert.match(group.stderr, /ripple manifests crds/);
 });
+
+test('ripple manifests crds --flux adds Flux source-controller CRDs (structural, accepted like the others)', async () => {
+  const r = await runCli(['manifests', 'crds', '--flux', '-o', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const items = (JSON.parse(r.stdout) as { items: { metadata: { name: string } }[] }).items;
+  assert.equal(items.length, KINDS.length + 3);
+  for (const d of items.slice(KINDS.length)) assert.deepEqual(checkCrd(d), [], d.metadata.name);
+  const only = await runCli(['manifests', 'crds', '--flux', '--kind', 'GitRepository']);
+  const docs = parseAllDocuments(only.stdout).map((d) => d.toJS() as { metadata: { name: string }; spec: { versions: { name: string }[] } });
+  assert.deepEqual(docs.map((d) => `${d.metadata.name} ${d.spec.versions.map((v) => v.name).join(',')}`), ['gitrepositories.source.toolkit.fluxcd.io v1']);
+  const without = await runCli(['manifests', 'crds', '--kind', 'GitRepository']);
+  assert.equal(without.code, 2);
+  assert.match(without.stderr, /\(Flux source kinds with --flux\)/);
+});

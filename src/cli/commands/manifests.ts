@@ -1,9 +1,10 @@
 // manifests: prints the Kubernetes manifests Ripple installs. `manifests crds` prints the CustomResourceDefinitions
-// of every kind Ripple serves, generated from src/api's schemas; `manifests all` prints everything Ripple's Helm chart
-// (deploy/helm/ripple) installs, rendered by Ripple's own Helm engine — no helm binary needed.
+// of every kind Ripple serves, generated from src/api's schemas (`--flux` adds Flux's source CRDs); `manifests all`
+// prints everything Ripple's Helm chart (deploy/helm/ripple) installs, rendered by Ripple's own Helm engine — no helm
+// binary needed.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { KINDS, crdsToYaml, generateCrds } from '../../api/index.js';
+import { KINDS, crdsToYaml, fluxSourceCrds, generateCrds } from '../../api/index.js';
 import { ExitCode, UsageError, oneOf, parseFlags, type Command } from '../command.js';
 import { runHelmTemplate } from './helm.js';
 
@@ -38,7 +39,7 @@ Examples:
   ripple manifests all --set manager.replicas=3 --set metrics.serviceMonitor.enabled=true
 `;
 
-const usage = `Usage: ripple manifests crds [--output yaml|json] [--kind KIND]...
+const usage = `Usage: ripple manifests crds [--output yaml|json] [--kind KIND]... [--flux]
 
 Prints the CustomResourceDefinitions Ripple serves, generated from its API schemas: the Sveltos v1beta1 kinds
 (EventSource, EventReport, EventTrigger, ClusterProfile, Profile, ClusterSummary, ClusterReport, SveltosCluster,
@@ -48,10 +49,14 @@ stored, conversion None) and the EventBasedAddOn CRD. Ripple reads old shapes an
 Flags:
   -o, --output FORMAT   yaml (default: multi-document, ready for kubectl apply -f -) or json (a List)
   -k, --kind KIND       only this kind (repeatable), e.g. --kind EventTrigger
+      --flux            also Flux source-controller's GitRepository (v1), OCIRepository and Bucket (v1beta2), for
+                        a management cluster without Flux whose kustomizationRefs/policyRefs name Flux sources
+                        (do not apply them over a Flux installation's own CRDs)
 
 Examples:
   ripple manifests crds | kubectl apply --server-side -f -
   ripple manifests crds --kind EventSource --kind EventTrigger
+  ripple manifests crds --flux --kind GitRepository
 `;
 
 export const commands: Command[] = [
@@ -90,15 +95,21 @@ export const commands: Command[] = [
       const { values, positionals } = parseFlags(args, {
         output: { type: 'string', short: 'o', default: 'yaml' },
         kind: { type: 'string', short: 'k', multiple: true },
+        flux: { type: 'boolean' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
       const output = oneOf('--output', values.output ?? 'yaml', ['yaml', 'json']);
       const wanted = values.kind ?? [];
-      const unknown = wanted.filter((k) => !KINDS.some((d) => d.kind === k));
+      const flux = values.flux ? fluxSourceCrds() : [];
+      const unknown = wanted.filter((k) => !KINDS.some((d) => d.kind === k) && !flux.some((c) => c.spec.names.kind === k));
       if (unknown.length > 0) {
-        throw new UsageError(`unknown kind "${unknown[0]}"; kinds: ${KINDS.map((d) => d.kind).join(', ')}`);
+        const kinds = [...KINDS.map((d) => d.kind), ...flux.map((c) => c.spec.names.kind)];
+        throw new UsageError(`unknown kind "${unknown[0]}"; kinds: ${kinds.join(', ')}${values.flux ? '' : ' (Flux source kinds with --flux)'}`);
       }
-      const crds = generateCrds(wanted.length > 0 ? KINDS.filter((d) => wanted.includes(d.kind)) : KINDS);
+      const crds = [
+        ...(wanted.length === 0 || KINDS.some((d) => wanted.includes(d.kind)) ? generateCrds(wanted.length > 0 ? KINDS.filter((d) => wanted.includes(d.kind)) : KINDS) : []),
+        ...flux.filter((c) => wanted.length === 0 || wanted.includes(c.spec.names.kind)),
+      ];
       if (output === 'json') {
         io.stdout.write(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: crds }, null, 2) + '\n');
       } else {

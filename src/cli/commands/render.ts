@@ -1,19 +1,20 @@
 // render: the offline preview — what the agent would match, what the event manager would generate and what the
 // add-on deployer would deploy to each cluster, for given EventTriggers/EventSources/ConfigMaps/profiles, sample
 // resources and clusters, through the controllers' own functions (src/preview), without any server.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { isDNS1123Label } from '../../api/index.js';
 import type { FuncOptions } from '../../funcs/index.js';
 import type { KubeObject } from '../../kube/index.js';
 import { createLuaRuntime } from '../../lua/index.js';
-import { PREVIEW_COLUMNS, formatDiagnostics, formatJson, formatSummary, formatYaml, previewRows, runPreview, type PreviewResult } from '../../preview/index.js';
+import { PREVIEW_COLUMNS, formatDiagnostics, formatJson, formatSummary, formatYaml, previewRows, runPreview, type PreviewResult, type PreviewSource } from '../../preview/index.js';
 import { ExitCode, UsageError, parseFlags, type Command, type CommandIO } from '../command.js';
 import { table } from '../table.js';
 
 const USAGE = `Usage:
   ripple render -f FILE... [--resource FILE]... [--cluster NAME[:K=V,...]]... [--cluster-object FILE]...
-                [--mgmt-resource FILE]... [-o yaml|json|table]
+                [--mgmt-resource FILE]... [--source NAME=DIR]... [-o yaml|json|table]
 
 Shows, offline, exactly what Ripple would do with the given objects — nothing is contacted:
   1. match:    which --resource objects each EventTrigger's EventSource matches in each cluster its
@@ -43,6 +44,13 @@ Flags:
   --mgmt-resource FILE     objects of the management cluster that templateResourceRefs read, as they are live (with
                            their status); they take the place of an object the preview deploys under the same name.
                            Repeatable.
+  --source NAME=DIR        a local directory standing in for a GitOps source, so kustomizationRefs and policyRefs of
+                           kind GitRepository / OCIRepository / Bucket are previewed without downloading anything:
+                           DIR holds what the source's artifact would (a checkout of the repository). NAME is
+                           KIND/NAMESPACE/NAME or NAMESPACE/NAME (any Flux kind); a ConfigMap/Secret NAME makes DIR
+                           stand in for its kustomize.tar.gz. kustomizationRefs are built with Ripple's Kustomize
+                           (as \`kubectl kustomize\` would), with path, components, values/valuesFrom and
+                           targetNamespace applied. Repeatable.
   --labels K=V,...         labels of the only --cluster (same as NAME:K=V,...)
   -o, --output FORMAT      yaml (default: every generated and deployed object, each after a comment saying where
                            it goes and why), table (one line per object), or json (everything, with the matches)
@@ -58,6 +66,7 @@ Examples:
   ripple render -f loadbalancer.yaml --resource svc-a.yaml --cluster cluster-a:env=prod
   ripple render -f service-policy.yaml --resource lb-service.yaml --cluster prod:env=production --cluster eng:dep=eng -o table
   ripple render -f seed.yaml --resource svc.yaml --cluster-object clusters.yaml --mgmt-resource upstream-lb.yaml -o json
+  ripple render -f gitops-profile.yaml --cluster prod:env=prod --source GitRepository/flux-system/apps=./apps-checkout
 `;
 
 const FLAGS = {
@@ -66,6 +75,7 @@ const FLAGS = {
   cluster: { type: 'string', multiple: true },
   'cluster-object': { type: 'string', multiple: true },
   'mgmt-resource': { type: 'string', multiple: true },
+  source: { type: 'string', multiple: true },
   labels: { type: 'string' },
   output: { type: 'string', short: 'o' },
 } as const;
@@ -144,6 +154,49 @@ function parseCluster(s: string): { namespace: string; name: string; labels: Rec
   return { namespace, name, labels };
 }
 
+const SOURCE_KINDS = ['GitRepository', 'OCIRepository', 'Bucket', 'ConfigMap', 'Secret'];
+const MAX_SOURCE_BYTES = 64 << 20;
+
+/** parseSource reads `KIND/NAMESPACE/NAME=DIR` or `NAMESPACE/NAME=DIR` (the directory is read later). */
+function parseSource(s: string): { kind?: string; namespace: string; name: string; dir: string } {
+  const eq = s.indexOf('=');
+  const parts = eq < 0 ? [] : s.slice(0, eq).split('/');
+  const dir = eq < 0 ? '' : s.slice(eq + 1);
+  const [kind, namespace, name] = parts.length === 3 ? parts : [undefined, ...parts];
+  if ((parts.length !== 2 && parts.length !== 3) || !dir || !namespace || !name || (kind !== undefined && !SOURCE_KINDS.includes(kind))) {
+    throw new UsageError(`--source wants KIND/NAMESPACE/NAME=DIR or NAMESPACE/NAME=DIR (KIND: ${SOURCE_KINDS.join(', ')}), got ${JSON.stringify(s)}`);
+  }
+  return { kind, namespace, name, dir };
+}
+
+/** readSourceDir reads every regular file below dir (not .git), as relative POSIX paths. */
+function readSourceDir(dir: string): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  let total = 0;
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.name === '.git') continue;
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) {
+        const b = readFileSync(p);
+        total += b.length;
+        if (total > MAX_SOURCE_BYTES) throw new InputError(`--source ${dir}: more than ${MAX_SOURCE_BYTES} bytes of files`);
+        out.set(relative(dir, p).split(sep).join('/'), b);
+      }
+    }
+  };
+  try {
+    if (!statSync(dir).isDirectory()) throw new InputError(`--source ${dir}: not a directory`);
+    walk(dir);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    const err = e as NodeJS.ErrnoException;
+    throw new InputError(err.code === 'ENOENT' ? `--source ${dir}: no such directory` : `--source ${dir}: ${err.message}`);
+  }
+  return out;
+}
+
 /** formatTable prints the preview's rows, or says that nothing would happen. */
 function formatTable(r: PreviewResult): string {
   const rows = previewRows(r);
@@ -162,6 +215,7 @@ export const commands: Command[] = [
       const output = values.output ?? 'yaml';
       if (output !== 'yaml' && output !== 'json' && output !== 'table') throw new UsageError(`--output must be yaml, json or table (got ${JSON.stringify(output)})`);
       const wanted = (values.cluster ?? []).map(parseCluster);
+      const sourceSpecs = (values.source ?? []).map(parseSource);
       if (values.labels !== undefined) {
         if (wanted.length !== 1) throw new UsageError('--labels needs exactly one --cluster (or write --cluster NAME:K=V,...)');
         Object.assign(wanted[0].labels, parseLabels(values.labels, '--labels'));
@@ -171,6 +225,7 @@ export const commands: Command[] = [
       let live: KubeObject[];
       let resources: KubeObject[];
       let clusterObjects: KubeObject[];
+      let sources: PreviewSource[];
       try {
         const stdin: { text?: string } = {};
         const read = async (files: readonly string[] | undefined) => (await Promise.all((files ?? []).map((f) => readObjects(f, io, stdin)))).flat();
@@ -178,6 +233,7 @@ export const commands: Command[] = [
         live = await read(values['mgmt-resource']);
         resources = await read(values.resource);
         clusterObjects = await read(values['cluster-object']);
+        sources = sourceSpecs.map((s) => ({ kind: s.kind, namespace: s.namespace, name: s.name, files: readSourceDir(s.dir), origin: s.dir }));
       } catch (e) {
         if (!(e instanceof InputError)) throw e;
         io.stderr.write(`ripple render: ${e.message}\n`);
@@ -199,7 +255,7 @@ export const commands: Command[] = [
       const runtime = await createLuaRuntime({ clock });
       let result;
       try {
-        result = await runPreview({ management, live, clusters, resources }, { runtime, funcOptions });
+        result = await runPreview({ management, live, clusters, resources, sources }, { runtime, funcOptions });
       } finally {
         runtime.close();
       }

@@ -30,7 +30,8 @@ const USAGE = `Usage: ripple up [--data-dir DIR] [--port P] [--cluster NAME[:k=v
                  [--metrics-port P] [--log-level LEVEL]
 
 Runs Ripple on your machine in one process: an embedded Kubernetes-compatible API server with a management cluster
-"mgmt" and the managed clusters you name (virtual clusters behind one port on 127.0.0.1), Ripple's CRDs installed,
+"mgmt" and the managed clusters you name (virtual clusters behind one port on 127.0.0.1), Ripple's CRDs installed
+(with Flux's GitRepository/OCIRepository/Bucket, for kustomizationRefs and policyRefs fed by GitOps sources),
 every cluster registered like Sveltos registers it (SveltosCluster NAME in namespace NAME with the given labels,
 kubeconfig in Secret NAME/NAME-sveltos-kubeconfig; the management cluster itself as mgmt/mgmt), and the control plane
 (agentless agents, event manager, add-on deployer) watching them. It writes DIR/kubeconfig with one context per
