@@ -1050,14 +1050,43 @@ class Manager {
     const want = reportStatus(raw.metadata.generation ?? 0, states);
     if (!want) return;
     const cur = (raw.status ?? {}) as { phase?: string; failureMessage?: string };
-    if (cur.phase === want.phase && (cur.failureMessage ?? undefined) === want.failureMessage) return;
+    if (cur.phase !== want.phase || (cur.failureMessage ?? undefined) !== want.failureMessage) {
+      try {
+        await this.client.apply(
+          { apiVersion: writeVersion(raw) ?? raw.apiVersion, kind: 'EventReport', metadata: { name, namespace: ns }, status: want } as ApiKubeObject,
+          { fieldManager: this.fieldManager, force: true, subresource: 'status' },
+        );
+      } catch (e) {
+        if (isNotFound(e)) return;
+        throw e;
+      }
+    }
+    await this.clearCloudEvents(raw, want.failureMessage === undefined);
+  }
+
+  /**
+   * clearCloudEvents empties `spec.cloudEvents` once every trigger processed them without failure, as Sveltos'
+   * event manager does after processing: a CloudEvent is acted on once (its outputs stay until a Delete CloudEvent).
+   * A JSON-patch test makes the removal fail if the agent appended an event meanwhile; that event's new
+   * generation is processed and cleared in turn.
+   */
+  private async clearCloudEvents(raw: Obj, processedOk: boolean): Promise<void> {
+    const list = (raw.spec as { cloudEvents?: string[] } | undefined)?.cloudEvents;
+    if (!processedOk || !Array.isArray(list) || list.length === 0) return;
     try {
-      await this.client.apply(
-        { apiVersion: writeVersion(raw) ?? raw.apiVersion, kind: 'EventReport', metadata: { name, namespace: ns }, status: want } as ApiKubeObject,
-        { fieldManager: this.fieldManager, force: true, subresource: 'status' },
+      await this.client.patch(
+        { apiVersion: writeVersion(raw) ?? raw.apiVersion, kind: 'EventReport', namespace: raw.metadata.namespace, name: raw.metadata.name },
+        'json',
+        [
+          { op: 'test', path: '/spec/cloudEvents', value: list },
+          { op: 'remove', path: '/spec/cloudEvents' },
+        ],
+        { fieldManager: this.fieldManager },
       );
+      this.metrics?.writes.inc({ kind: 'EventReport', action: 'clear-cloudevents' });
     } catch (e) {
-      if (isNotFound(e)) return;
+      // Gone, or changed since it was processed (a new CloudEvent): the new generation comes through the watch.
+      if (isNotFound(e) || isConflict(e) || (isStatusError(e) && (e.code === 422 || e.code === 500))) return;
       throw e;
     }
   }

@@ -1,0 +1,164 @@
+// nats.test.ts: CloudEvents end to end against a REAL nats-server (Debian package, loopback, JetStream enabled):
+// published with the npm NATS client → the agentless agent (Secret projectsveltos/sveltos-nats in the managed cluster)
+// → EventReport spec.cloudEvents → the event manager (cloudEventAction Create/Delete, .CloudEvent in templates) →
+// ClusterProfiles; the report's cloudEvents cleared after processing; bad credentials / unreachable server visible
+// in the report, the EventTrigger's status and Events, with other EventSources unaffected.
+import { strict as assert } from 'node:assert';
+import { after, before, describe, test } from 'node:test';
+import { EventTriggerLabels } from '../api/index.js';
+import { startEventManager, type EventManager } from '../events/index.js';
+import type { KubeObject } from '../kube/index.js';
+import { eventually } from '../../test/support/eventually.js';
+import { natsMissing, natsSecret, startNats, type NatsServer } from '../../test/support/nats.js';
+import { CLUSTER_NAMESPACE, ensureNamespace, startFleet, type Fleet } from './fleet.testkit.js';
+
+const skip = natsMissing();
+const ES = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventSource' } as const;
+const ET = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventTrigger' } as const;
+const ER = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventReport' } as const;
+const CP = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile' } as const;
+
+const order = (kind: 'created' | 'deleted', id: string, subject: string, data: Record<string, unknown> = {}) => ({
+  specversion: '1.0',
+  id,
+  source: 'shop/eu',
+  type: `com.example.order.${kind}`,
+  subject,
+  datacontenttype: 'application/json',
+  data,
+});
+
+describe('CloudEvents from NATS/JetStream (real nats-server)', { skip }, () => {
+  let f: Fleet;
+  let em: EventManager;
+  let nats: NatsServer;
+  let locked: NatsServer;
+
+  const profiles = async () => (await f.mgmt.list<KubeObject>(CP)).items.filter((p) => p.metadata.labels?.[EventTriggerLabels.eventTriggerName] === 'order-addon');
+  const subjects = async () => (await profiles()).map((p) => p.metadata.labels?.[EventTriggerLabels.ceSubject]).sort();
+  const report = (es: string) => f.mgmt.getIfExists<KubeObject & { spec: { cloudEvents?: string[] }; status?: { phase?: string } }>({ ...ER, namespace: CLUSTER_NAMESPACE, name: `sveltos--${es}--c1` });
+  const failure = async (es: string) => (await report(es))?.metadata.annotations?.['agent.ripple.dev/evaluation-failure'];
+  const putSecret = async (s: Record<string, unknown>) => {
+    const c1 = await f.client('c1');
+    await ensureNamespace(c1, 'projectsveltos');
+    await c1.apply(s as unknown as KubeObject, { fieldManager: 'test', force: true });
+  };
+
+  before(async () => {
+    nats = await startNats();
+    locked = await startNats({ auth: { user: 'sveltos', password: 'right' } });
+    f = await startFleet({ mode: 'agentless', clusters: { c1: { env: 'ce' } } });
+    em = startEventManager({ client: f.mgmt, informers: f.informers, registry: f.registry, recorder: f.recorder, coalesceMs: 2, statusDelayMs: 50 });
+    await em.ready;
+    await ensureNamespace(f.mgmt, 'projectsveltos');
+    await f.mgmt.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'order-template', namespace: 'default', annotations: { 'projectsveltos.io/instantiate': 'ok' } },
+        data: { 'ns.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {{ .CloudEvent.subject }}\n  labels:\n    replicas: "{{ .CloudEvent.data.replicas }}"\n' },
+      } as KubeObject,
+      { fieldManager: 'test', force: true },
+    );
+    await f.mgmt.apply({ ...ES, metadata: { name: 'orders' }, spec: { messagingMatchCriteria: [{ subject: '^j?orders\\.', cloudEventType: '^com\\.example\\.order\\.' }] } } as KubeObject, { fieldManager: 'test', force: true });
+    await f.mgmt.apply({ ...ES, metadata: { name: 'services' }, spec: { resourceSelectors: [{ group: '', version: 'v1', kind: 'Service' }] } } as KubeObject, { fieldManager: 'test', force: true });
+    for (const [name, es, extra] of [
+      ['order-addon', 'orders', { oneForEvent: true, cloudEventAction: '{{ if eq .CloudEvent.type "com.example.order.deleted" }}Delete{{ else }}Create{{ end }}', policyRefs: [{ kind: 'ConfigMap', name: 'order-template', namespace: 'default' }] }],
+      ['service-watch', 'services', { policyRefs: [] }],
+    ] as const) {
+      await f.mgmt.apply({ ...ET, metadata: { name }, spec: { sourceClusterSelector: { matchLabels: { env: 'ce' } }, eventSourceName: es, ...extra } } as KubeObject, { fieldManager: 'test', force: true });
+    }
+  });
+
+  after(async () => {
+    await em?.stop();
+    await f?.stop();
+    await nats?.stop();
+    await locked?.stop();
+  });
+
+  test('no Secret: the EventSource with messagingMatchCriteria says so; the other EventSource is unaffected', async () => {
+    await eventually(() => failure('orders'), (m) => /Secret projectsveltos\/sveltos-nats does not exist/.test(m ?? ''), { message: 'missing-Secret failure' });
+    await eventually(() => report('services'), (r) => r !== undefined, { message: 'the other report exists' });
+    assert.equal(await failure('services'), undefined);
+  });
+
+  test('structured and binary CloudEvents create add-ons (.CloudEvent rendered); a Delete CloudEvent withdraws one; cloudEvents cleared', async () => {
+    await putSecret(natsSecret({ url: nats.url, subjects: ['orders.>'] }));
+    await eventually(() => failure('orders'), (m) => m === undefined, { message: 'connected: failure cleared' });
+    await nats.publish('orders.eu', order('created', '1', 'order-7', { replicas: 2 }));
+    await nats.publish('orders.eu', order('created', '2', 'order-8', { replicas: 3 }), 'binary');
+    await nats.publish('orders.eu', { ...order('created', '3', 'ignored'), type: 'com.example.billing' });
+    await nats.publish('billing.eu', order('created', '4', 'ignored-too'));
+    await eventually(subjects, (s) => JSON.stringify(s) === JSON.stringify(['order-7', 'order-8']), { message: 'two per-CloudEvent ClusterProfiles' });
+    const cms = (await f.mgmt.list<KubeObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'projectsveltos' })).items.filter(
+      (c) => c.metadata.labels?.[EventTriggerLabels.eventTriggerName] === 'order-addon',
+    );
+    const texts = cms.map((c) => c.data?.['ns.yaml'] ?? '').sort();
+    assert.match(texts[0], /name: order-7\n {2}labels:\n {4}replicas: "2"/);
+    assert.match(texts[1], /name: order-8\n {2}labels:\n {4}replicas: "3"/);
+    await eventually(() => report('orders'), (r) => (r?.spec.cloudEvents ?? []).length === 0 && r?.status?.phase === 'Processed', { message: 'cloudEvents cleared, Processed' });
+
+    await nats.publish('orders.us', order('deleted', '5', 'order-7'));
+    await eventually(subjects, (s) => JSON.stringify(s) === JSON.stringify(['order-8']), { message: 'order-7 withdrawn by its Delete CloudEvent' });
+    await eventually(() => report('orders'), (r) => (r?.spec.cloudEvents ?? []).length === 0, { message: 'cleared again' });
+    // Clearing the report is not "nothing matches any more": CloudEvent outputs stay.
+    assert.deepEqual(await subjects(), ['order-8']);
+  });
+
+  test('bad credentials: visible on the report, the EventTrigger status and as Events; fixed credentials reconnect', async () => {
+    await putSecret(natsSecret({ url: locked.url, subjects: ['orders.>'], auth: { user: 'sveltos', password: 'wrong' } }));
+    const msg = await eventually(() => failure('orders'), (m) => /CloudEvents: NATS nats:\/\/127\.0\.0\.1:\d+: .*not accepted/i.test(m ?? ''), { message: 'credential failure' });
+    assert.match(msg!, /credentials in Secret projectsveltos\/sveltos-nats/);
+    assert.equal(await failure('services'), undefined, 'other EventSources unaffected');
+    await eventually(
+      async () => (await f.mgmt.get<KubeObject & { status?: { clusterInfo?: { status?: string; failureMessage?: string }[] } }>({ ...ET, name: 'order-addon' })).status?.clusterInfo?.[0],
+      (ci) => ci?.status === 'Failed' && /not accepted/.test(ci.failureMessage ?? ''),
+      { message: 'EventTrigger status Failed with the cause' },
+    );
+    await eventually(
+      async () => (await f.mgmt.list<KubeObject & { reason?: string; involvedObject?: { kind?: string; name?: string } }>({ apiVersion: 'v1', kind: 'Event' })).items,
+      (evs) => evs.some((e) => e.reason === 'EvaluationFailed' && e.involvedObject?.kind === 'EventSource' && e.involvedObject.name === 'orders'),
+      { message: 'Warning Event on the EventSource' },
+    );
+    await putSecret(natsSecret({ url: locked.url, subjects: ['orders.>'], auth: { user: 'sveltos', password: 'right' } }));
+    await eventually(() => failure('orders'), (m) => m === undefined, { message: 'reconnected' });
+    // The locked server is a different broker: publish there.
+    const pub = await startNatsClient(locked);
+    await pub('orders.eu', order('created', '6', 'order-9', { replicas: 1 }));
+    await eventually(subjects, (s) => s.includes('order-9'), { message: 'event through the authenticated connection' });
+  });
+
+  test('unreachable server: visible, and retried with backoff until it answers', async () => {
+    const gone = await startNats();
+    const url = gone.url;
+    await gone.stop();
+    await putSecret(natsSecret({ url, subjects: ['orders.>'] }));
+    await eventually(() => failure('orders'), (m) => /unreachable/.test(m ?? ''), { message: 'unreachable failure' });
+    assert.equal(await failure('services'), undefined);
+    // A CloudEvent whose template fails is not cleared: it stays in the report, the failure in its status.
+    await putSecret(natsSecret({ url: nats.url, subjects: ['orders.>'] }));
+    await eventually(() => failure('orders'), (m) => m === undefined, { message: 'connected again' });
+    await nats.publish('orders.eu', order('created', '8', 'order-11'));
+    const r = await eventually(() => report('orders'), (x) => /map has no entry for key \"replicas\"/.test((x?.status as { failureMessage?: string } | undefined)?.failureMessage ?? ''), { message: 'render failure in the report status' });
+    assert.equal(r?.spec.cloudEvents?.length, 1, 'kept for the next attempt');
+    assert.ok(!(await subjects()).includes('order-11'));
+  });
+
+  test('JetStream: the durable consumer sveltos-agent of a stream delivers CloudEvents (acked once stored)', async () => {
+    await nats.addStream('ORDERS', ['jorders.>']);
+    await putSecret(natsSecret({ url: nats.url, streams: ['ORDERS'] }));
+    await eventually(() => failure('orders'), (m) => m === undefined, { message: 'JetStream connected' });
+    await nats.publishJetStream('jorders.eu', order('created', '7', 'order-10', { replicas: 1 }));
+    await eventually(subjects, (s) => s.includes('order-10'), { message: 'JetStream CloudEvent became an add-on' });
+  });
+
+  test('a stream without the sveltos-agent consumer is named in the failure', async () => {
+    await putSecret(natsSecret({ url: nats.url, streams: ['MISSING'] }));
+    await eventually(() => failure('orders'), (m) => /stream MISSING, durable consumer sveltos-agent/.test(m ?? ''), { message: 'missing stream failure' });
+  });
+});
+
+async function startNatsClient(s: NatsServer): Promise<(subject: string, ev: Record<string, unknown>) => Promise<void>> {
+  return (subject, ev) => s.publish(subject, ev);
+}
