@@ -9,7 +9,7 @@
 // capped exponential backoff; nothing polls while connected. JetStream messages are acked once the caller stored
 // them and nak'ed with a 1 s delay otherwise (as sveltos-agent), so nothing is lost while the management cluster
 // is unreachable.
-import { connect, type ConnectionOptions, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers, type ConnectionOptions, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import { Backoff, errorMessage, type InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
 import type { Logger } from '../obs/index.js';
@@ -268,4 +268,56 @@ function explain(message: string): string {
   if (/authorization|authentication|auth/i.test(message)) return `${message}: the credentials in Secret ${NATS_SECRET.namespace}/${NATS_SECRET.name} are not accepted`;
   if (/ECONNREFUSED|refused|ENOTFOUND|EHOSTUNREACH|timeout|timed out/i.test(message)) return `${message}: the server is unreachable; check the url in Secret ${NATS_SECRET.namespace}/${NATS_SECRET.name}`;
   return message;
+}
+
+/** PublishTarget is where publishCloudEvent sends: a server URL and optional credentials. */
+export interface PublishTarget {
+  url: string;
+  user?: string;
+  password?: string;
+  token?: string;
+}
+
+/**
+ * publishCloudEvent publishes one CloudEvent — structured (the JSON envelope as the body) or binary (attributes as
+ * `ce-` headers, datacontenttype as `content-type`, the data as the body) — on a NATS subject, or into a JetStream
+ * stream (acknowledged by the server). What `ripple publish-cloudevent` and the cloudevent demo use.
+ */
+export async function publishCloudEvent(
+  target: PublishTarget,
+  subject: string,
+  event: CloudEvent,
+  o: { mode?: 'structured' | 'binary'; jetstream?: boolean; timeoutMs?: number } = {},
+): Promise<void> {
+  const nc = await connect({
+    servers: target.url,
+    name: 'ripple-publish',
+    reconnect: false,
+    timeout: o.timeoutMs ?? 5000,
+    ...(target.user !== undefined ? { user: target.user, pass: target.password ?? '' } : {}),
+    ...(target.token !== undefined ? { token: target.token } : {}),
+  });
+  try {
+    let body: Uint8Array;
+    let hdrs: ReturnType<typeof headers> | undefined;
+    if (o.mode === 'binary') {
+      hdrs = headers();
+      for (const [k, v] of Object.entries(event)) {
+        if (k === 'data' || v === undefined) continue;
+        if (k === 'datacontenttype') hdrs.set('content-type', String(v));
+        else hdrs.set(`ce-${k}`, typeof v === 'string' ? v : JSON.stringify(v));
+      }
+      body = new TextEncoder().encode(event.data === undefined ? '' : JSON.stringify(event.data));
+    } else {
+      body = new TextEncoder().encode(JSON.stringify(event));
+    }
+    if (o.jetstream) {
+      await jetstream(nc).publish(subject, body, hdrs ? { headers: hdrs } : undefined);
+    } else {
+      nc.publish(subject, body, hdrs ? { headers: hdrs } : undefined);
+      await nc.flush();
+    }
+  } finally {
+    await nc.close();
+  }
 }
