@@ -9,6 +9,7 @@ import { Backoff, errorMessage, isConflict, isNotFound, isStatusError, type Info
 import type { Logger } from '../obs/index.js';
 import { compileCriteria, encodeCloudEvent, matchesCriteria, type CloudEvent, type CompiledCriteria, type MessagingMatchCriteria } from './cloudevents.js';
 import { CloudEventSubscriber } from './nats.js';
+import type { AgentMetrics } from './metrics.js';
 import type { ReportContent } from './report.js';
 
 /** CLOUDEVENTS_FIELD_MANAGER owns `spec.cloudEvents` on EventReports (the report writer's apply never touches it). */
@@ -38,6 +39,7 @@ export interface CloudEventSinkOptions {
   reportOf(es: string): { namespace: string; name: string };
   /** Asks the caller to write an EventSource's report again (its failure changed). */
   republish(es: string): void;
+  metrics?: AgentMetrics;
   /** Subscriber backoff (tests). */
   backoff?: { initialMs?: number; maxMs?: number };
 }
@@ -59,6 +61,7 @@ export class CloudEventSink {
       cluster: o.cluster,
       logger: o.logger,
       backoff: o.backoff,
+      metrics: o.metrics,
       onEvent: (subject, ev) => this.onEvent(subject, ev),
       onState: () => {
         for (const es of this.sources.keys()) o.republish(es);
@@ -95,10 +98,12 @@ export class CloudEventSink {
     const targets = [...this.sources].filter(([, s]) => s.criteria && matchesCriteria(s.criteria, subject, ev)).map(([es]) => es);
     if (targets.length === 0) {
       this.log.debug({ subject, id: ev.id, type: ev.type }, 'CloudEvent matches no EventSource');
+      this.o.metrics?.cloudEvents.inc({ result: 'unmatched' });
       return;
     }
     const entry = encodeCloudEvent(ev);
     await Promise.all(targets.map((es) => this.serial(es, () => this.append(es, entry))));
+    this.o.metrics?.cloudEvents.inc({ result: 'stored' });
     this.log.info({ subject, id: ev.id, source: ev.source, type: ev.type, eventSources: targets }, 'CloudEvent added to EventReports');
   }
 

@@ -388,6 +388,7 @@ class Manager implements AgentManager {
       }
       return;
     }
+    if (this.mode !== 'agentless') this.refuseMessaging(rt);
     if (this.mode === 'push') return;
     if (!rt.factory) {
       this.connect(rt);
@@ -397,7 +398,6 @@ class Manager implements AgentManager {
       rt.detector!.setEventSources(new Map([...rt.wanted].map(([k, w]) => [k, w.es])));
       this.syncCloudEvents(rt);
     } else {
-      this.refuseMessaging(rt);
       if (!rt.collectorSub) this.subscribeCollector(rt);
       rt.collectAll = true;
       this.scheduleCollect(rt);
@@ -475,6 +475,7 @@ class Manager implements AgentManager {
         informers: rt.factory!,
         client: this.mgmt,
         logger: this.log,
+        metrics: this.metrics,
         reportOf: (es) => ({ namespace: rt.identity.clusterNamespace, name: managementReportName(rt.identity, es) }),
         republish: (es) => {
           const last = rt.detector?.lastContent(es);

@@ -104,6 +104,11 @@ describe('CloudEvents from NATS/JetStream (real nats-server)', { skip }, () => {
     await eventually(() => report('orders'), (r) => (r?.spec.cloudEvents ?? []).length === 0, { message: 'cleared again' });
     // Clearing the report is not "nothing matches any more": CloudEvent outputs stay.
     assert.deepEqual(await subjects(), ['order-8']);
+    const metrics = await f.metrics.metrics();
+    assert.match(metrics, /ripple_agent_cloudevents_total\{result="stored"\} 3/);
+    // billing.eu is outside the subscription (orders.>): the server never delivers it.
+    assert.match(metrics, /ripple_agent_cloudevents_total\{result="unmatched"\} 1/);
+    assert.match(metrics, /ripple_agent_nats_down\{cluster="Sveltos:fleet\/c1",section="nats"\} 0/);
   });
 
   test('bad credentials: visible on the report, the EventTrigger status and as Events; fixed credentials reconnect', async () => {

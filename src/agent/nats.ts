@@ -13,6 +13,7 @@ import { connect, headers, type ConnectionOptions, type Msg, type NatsConnection
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import { Backoff, errorMessage, type InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
 import type { Logger } from '../obs/index.js';
+import type { AgentMetrics } from './metrics.js';
 import {
   JETSTREAM_CONSUMER,
   NATS_SECRET,
@@ -39,6 +40,7 @@ export interface CloudEventSubscriberOptions {
   backoff?: { initialMs?: number; maxMs?: number };
   /** Connect timeout, ms (default 5 s). */
   connectTimeoutMs?: number;
+  metrics?: AgentMetrics;
 }
 
 type Section = 'nats' | 'jetstream';
@@ -88,6 +90,7 @@ export class CloudEventSubscriber {
     this.stopped = true;
     await this.closeLinks();
     await this.sub?.unsubscribe();
+    for (const section of ['nats', 'jetstream']) this.o.metrics?.natsDown.remove({ cluster: this.o.cluster, section });
   }
 
   private onSecret(): void {
@@ -132,6 +135,11 @@ export class CloudEventSubscriber {
   }
 
   private emit(): void {
+    for (const section of ['nats', 'jetstream'] as const) {
+      const labels = { cluster: this.o.cluster, section };
+      if (this.links.some((l) => l.section === section)) this.o.metrics?.natsDown.set(labels, this.failures.has(section) ? 1 : 0);
+      else this.o.metrics?.natsDown.remove(labels);
+    }
     const f = this.failure();
     if (f === this.lastState) return;
     this.lastState = f;
@@ -237,10 +245,16 @@ export class CloudEventSubscriber {
     if (!r.ok) {
       // The publisher's mistake, not ours: say why and drop it (a JetStream message is acked, redelivery would not help).
       this.log.warn({ subject: m.subject }, `ignored: ${r.reason}`);
+      this.o.metrics?.cloudEvents.inc({ result: 'ignored' });
       return;
     }
     this.log.debug({ subject: m.subject, id: r.event.id, mode: r.mode }, 'CloudEvent received');
-    await this.o.onEvent(m.subject, r.event);
+    try {
+      await this.o.onEvent(m.subject, r.event);
+    } catch (e) {
+      this.o.metrics?.cloudEvents.inc({ result: 'failed' });
+      throw e;
+    }
   }
 }
 
