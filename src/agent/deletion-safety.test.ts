@@ -1,7 +1,7 @@
 // deletion-safety.test.ts: includeDeletingResources through the agent on the embedded API server — an object held by
 // a finalizer (deletionTimestamp set, still stored) stays in the report of an EventSource that includes deleting
 // resources and leaves the report of one that does not (Sveltos' behaviour); it leaves both once it is really gone.
-// Also: in push mode an EventSource with messagingMatchCriteria is refused with a Warning Event, not silently inert.
+// Also: in collect mode an EventSource with messagingMatchCriteria is refused with a Warning Event, not silently inert.
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import type { KubeObject } from '../kube/index.js';
@@ -41,8 +41,8 @@ test('includeDeletingResources: a Service held by a finalizer matches only where
   }
 });
 
-test('push mode: messagingMatchCriteria is refused with a Warning Event on the EventSource', { timeout: 60_000 }, async () => {
-  const f = await startFleet({ mode: 'push', clusters: { p1: { env: 'push' } } });
+test('collect mode: messagingMatchCriteria is refused with a Warning Event on the EventSource', { timeout: 60_000 }, async () => {
+  const f = await startFleet({ mode: 'collect', clusters: { p1: { env: 'push' } } });
   try {
     await f.mgmt.apply({ ...ES, metadata: { name: 'orders' }, spec: { messagingMatchCriteria: [{ subject: 'orders' }] } } as KubeObject, { fieldManager: 'test', force: true });
     await f.mgmt.apply({ ...ET, metadata: { name: 'orders' }, spec: { sourceClusterSelector: { matchLabels: { env: 'push' } }, eventSourceName: 'orders' } } as KubeObject, { fieldManager: 'test', force: true });
@@ -52,7 +52,7 @@ test('push mode: messagingMatchCriteria is refused with a Warning Event on the E
       { message: 'MessagingNotSupported Event', timeoutMs: 20_000 },
     );
     const e = events.find((x) => x.reason === 'MessagingNotSupported')!;
-    assert.match(e.message ?? '', /evaluated only by the agentless agent/);
+    assert.match(e.message ?? '', /in collect mode no CloudEvent reaches its EventReports/);
   } finally {
     await f.stop();
   }

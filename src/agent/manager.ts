@@ -388,7 +388,7 @@ class Manager implements AgentManager {
       }
       return;
     }
-    if (this.mode !== 'agentless') this.refuseMessaging(rt);
+    if (this.mode === 'collect') this.refuseMessaging(rt);
     if (this.mode === 'push') return;
     if (!rt.factory) {
       this.connect(rt);
@@ -487,8 +487,8 @@ class Manager implements AgentManager {
     rt.cloudEvents.setSources(new Map(messaging.map(([name, w]) => [name, compileSourceCriteria(w.es)])));
   }
 
-  // refuseMessaging: in push/collect mode the in-cluster agent does not subscribe to NATS — say so instead of
-  // silently receiving nothing.
+  // refuseMessaging: in collect mode nobody subscribes to NATS (the in-cluster agent appends CloudEvents to the
+  // management-cluster report only when it pushes) — say so instead of silently receiving nothing.
   private refuseMessaging(rt: ClusterRuntime): void {
     for (const [name, w] of rt.wanted) {
       if ((w.es.spec?.messagingMatchCriteria ?? []).length === 0) continue;
@@ -496,7 +496,7 @@ class Manager implements AgentManager {
       if (raw) {
         this.problem(
           raw,
-          `EventSource ${name}: spec.messagingMatchCriteria (CloudEvents over NATS) is evaluated only by the agentless agent (ripple up / ripple manager --agent-mode agentless); in ${this.mode} mode no CloudEvent reaches its EventReports`,
+          `EventSource ${name}: spec.messagingMatchCriteria (CloudEvents over NATS) is evaluated only by agents that write the management-cluster EventReport (agentless, or ripple agent pushing reports); in collect mode no CloudEvent reaches its EventReports`,
           'MessagingNotSupported',
         );
       }

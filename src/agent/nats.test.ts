@@ -164,6 +164,34 @@ describe('CloudEvents from NATS/JetStream (real nats-server)', { skip }, () => {
   });
 });
 
+describe('CloudEvents in push mode: the in-cluster agent subscribes and appends to the management-cluster report', { skip }, () => {
+  test('a CloudEvent creates the add-on through ripple agent (push)', { timeout: 90_000 }, async () => {
+    const nats = await startNats();
+    const f = await startFleet({ mode: 'push', clusters: { p1: { env: 'push' } } });
+    const em = startEventManager({ client: f.mgmt, informers: f.informers, registry: f.registry, recorder: f.recorder, coalesceMs: 2, statusDelayMs: 50 });
+    try {
+      await em.ready;
+      const p1 = await f.client('p1');
+      await ensureNamespace(p1, 'projectsveltos');
+      await p1.apply(natsSecret({ url: nats.url, subjects: ['orders.>'] }) as unknown as KubeObject, { fieldManager: 'test', force: true });
+      await f.mgmt.apply({ ...ES, metadata: { name: 'orders' }, spec: { messagingMatchCriteria: [{ cloudEventType: 'order' }] } } as KubeObject, { fieldManager: 'test', force: true });
+      await f.mgmt.apply(
+        { ...ET, metadata: { name: 'push-addon' }, spec: { sourceClusterSelector: { matchLabels: { env: 'push' } }, eventSourceName: 'orders', oneForEvent: true, policyRefs: [] } } as KubeObject,
+        { fieldManager: 'test', force: true },
+      );
+      const report = () => f.mgmt.getIfExists<KubeObject>({ ...ER, namespace: CLUSTER_NAMESPACE, name: 'sveltos--orders--p1' });
+      await eventually(report, (r) => r !== undefined && !r.metadata.annotations?.['agent.ripple.dev/evaluation-failure'], { message: 'pushed report, subscribed', timeoutMs: 30_000 });
+      await nats.publish('orders.eu', order('created', 'p1', 'order-p1'));
+      const profiles = async () => (await f.mgmt.list<KubeObject>(CP)).items.filter((p) => p.metadata.labels?.[EventTriggerLabels.eventTriggerName] === 'push-addon');
+      await eventually(profiles, (l) => l.length === 1 && l[0].metadata.labels?.[EventTriggerLabels.ceSubject] === 'order-p1', { message: 'per-CloudEvent ClusterProfile', timeoutMs: 30_000 });
+    } finally {
+      await em.stop();
+      await f.stop();
+      await nats.stop();
+    }
+  });
+});
+
 async function startNatsClient(s: NatsServer): Promise<(subject: string, ev: Record<string, unknown>) => Promise<void>> {
   return (subject, ev) => s.publish(subject, ev);
 }
