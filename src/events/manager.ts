@@ -756,6 +756,16 @@ class Manager {
       }
     }
 
+    if (!oneForEvent && events.events.some((ev) => (ev.cloudEvents?.length ?? 0) > 0)) {
+      // Not a failure (Sveltos accepts it), but the add-on would not last: CloudEvents are cleared once processed and
+      // a per-(trigger, cluster) output is withdrawn when the report is empty again. Say so once.
+      this.warn(
+        src!,
+        'CloudEventsNeedOneForEvent',
+        `cluster ${ck}: CloudEvents reached a trigger with oneForEvent: false — their ClusterProfile is withdrawn as soon as the report is empty again (CloudEvents are cleared once processed); set oneForEvent: true for one lasting ClusterProfile per CloudEvent source/subject, removed by a Delete CloudEvent`,
+        `cloudevents:${pair}`,
+      );
+    }
     const rendered = this.renderMemoized(
       pair,
       src!,
