@@ -62,6 +62,8 @@ export class CloudEventSubscriber {
   private settingsText: string | undefined;
   private links: Link[] = [];
   private readonly failures = new Map<string, string>();
+  /** Sections connecting for the first time since the settings changed: not a failure (yet), but not subscribed. */
+  private readonly pending = new Set<Section>();
   private lastState: string | undefined | null = null;
   private stopped = false;
 
@@ -115,6 +117,7 @@ export class CloudEventSubscriber {
     void this.closeLinks().then(() => {
       if (this.stopped) return;
       this.failures.clear();
+      this.pending.clear();
       if (problem !== undefined) this.failures.set('secret', problem);
       if (!settings) {
         this.emit();
@@ -126,8 +129,8 @@ export class CloudEventSubscriber {
         if (!config) continue;
         const link: Link = { section, config, backoff: new Backoff({ initialMs: this.o.backoff?.initialMs ?? 500, maxMs: this.o.backoff?.maxMs ?? 30_000 }), closed: false };
         this.links.push(link);
-        // Not subscribed yet: events published now would be missed (core NATS keeps nothing), so say so until it is.
-        this.failures.set(section, `${section === 'nats' ? 'NATS' : 'JetStream'} ${config.url}: connecting`);
+        // Not subscribed yet (core NATS keeps nothing for absent subscribers): the metric says so; it is not a failure.
+        this.pending.add(section);
         void this.run(link);
       }
       this.emit();
@@ -137,7 +140,7 @@ export class CloudEventSubscriber {
   private emit(): void {
     for (const section of ['nats', 'jetstream'] as const) {
       const labels = { cluster: this.o.cluster, section };
-      if (this.links.some((l) => l.section === section)) this.o.metrics?.natsDown.set(labels, this.failures.has(section) ? 1 : 0);
+      if (this.links.some((l) => l.section === section)) this.o.metrics?.natsDown.set(labels, this.failures.has(section) || this.pending.has(section) ? 1 : 0);
       else this.o.metrics?.natsDown.remove(labels);
     }
     const f = this.failure();
@@ -173,6 +176,7 @@ export class CloudEventSubscriber {
         else await this.consumeStreams(nc, l.config.subjects);
         l.backoff.reset();
         this.failures.delete(key);
+        this.pending.delete(key);
         this.emit();
         this.log.info({ section: l.section, url: l.config.url, subjects: l.config.subjects }, 'subscribed to CloudEvents');
         const err = await nc.closed();
@@ -188,6 +192,7 @@ export class CloudEventSubscriber {
       const message = `${l.section === 'nats' ? 'NATS' : 'JetStream'} ${l.config.url}: ${explain(failure)}`;
       this.log.warn({ section: l.section, url: l.config.url, retryInMs: delay }, message);
       this.failures.set(key, message);
+      this.pending.delete(key);
       this.emit();
       await new Promise<void>((resolve) => {
         l.wake = resolve;
