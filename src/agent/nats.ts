@@ -101,7 +101,7 @@ export class CloudEventSubscriber {
     const where = `Secret ${NATS_SECRET.namespace}/${NATS_SECRET.name}`;
     let text: string | undefined;
     let problem: string | undefined;
-    if (!secret) problem = `${where} does not exist in the cluster: create it with key ${NATS_SECRET.key} holding the NATS/JetStream settings (see docs/cloudevents.md)`;
+    if (!secret) problem = `${where} does not exist in the cluster: create it with key ${NATS_SECRET.key} holding the NATS/JetStream settings as JSON, e.g. {"nats":{"configuration":{"url":"nats://nats.nats:4222","subjects":["orders.>"]}}} (a "jetstream" section takes stream names)`;
     else if (secret.data?.[NATS_SECRET.key] === undefined) problem = `${where} has no key ${NATS_SECRET.key}`;
     else text = Buffer.from(secret.data[NATS_SECRET.key], 'base64').toString('utf8');
     if (text !== undefined && text === this.settingsText) return;
