@@ -53,6 +53,26 @@ describe('event manager: CloudEvents in EventReports', () => {
     await eventually(() => report('orders'), (x) => (x.spec.cloudEvents ?? []).length === 0, { message: 'Delete cleared too' });
   });
 
+  test('an unrelated failure does not hold CloudEvents back; a failing CloudEvent is kept', async () => {
+    await h.apply({
+      ...ET,
+      metadata: { name: 'strict' },
+      spec: { sourceClusterSelector: { matchLabels: { env: 'ce' } }, eventSourceName: 'flaky', oneForEvent: true, profileNameFormat: '{{ .CloudEvent.data.name }}' },
+    } as KubeObject);
+    // The agent reports an evaluation failure for this EventSource (say NATS' JetStream section is misconfigured).
+    await h.putReport(C, 'flaky', [], { failure: 'CloudEvents: JetStream nats://x: stream MISSING' });
+    const good = Buffer.from(JSON.stringify({ specversion: '1.0', id: 'g', source: 's', type: 't', subject: 'good', datacontenttype: 'application/json', data: { name: 'good-profile' } })).toString('base64');
+    await append('flaky', good);
+    await eventually(() => profiles('strict'), (l) => l.some((p) => p.metadata.name === 'good-profile'), { message: 'generated despite the evaluation failure' });
+    await eventually(() => report('flaky'), (x) => (x.spec.cloudEvents ?? []).length === 0 && /stream MISSING/.test((x.status as { failureMessage?: string } | undefined)?.failureMessage ?? ''), {
+      message: 'cleared although the report carries a failure',
+    });
+    // A CloudEvent without data.name fails to render: kept, with the reason in the report status.
+    await append('flaky', ce('created', 'no-name'));
+    const r = await eventually(() => report('flaky'), (x) => /map has no entry for key "name"/.test((x.status as { failureMessage?: string } | undefined)?.failureMessage ?? ''), { message: 'render failure' });
+    assert.equal(r.spec.cloudEvents?.length, 1, 'kept for the next attempt');
+  });
+
   test('oneForEvent: false: a Warning says the CloudEvent output would not last', async () => {
     await h.apply({ ...ET, metadata: { name: 'all-in-one' }, spec: { sourceClusterSelector: { matchLabels: { env: 'ce' } }, eventSourceName: 'bulk' } } as KubeObject);
     await h.putReport(C, 'bulk', []);

@@ -872,7 +872,9 @@ class Manager {
     this.setResult(trigger, src, result);
     if (issues.length > 0) this.warn(src!, issues[0].code, `cluster ${ck}: ${result.failureMessage}`, pair);
     else this.warned.delete(`${trigger}|${pair}`);
-    if (reportGeneration !== undefined) this.setReportState(pair, trigger, reportKey, reportGeneration, failure || undefined);
+    // CloudEvents are acted on once: the report's list may be cleared unless this trigger failed on one of them.
+    const ceFailed = writeIssues.length > 0 || rendered.events.some((r) => (r.id === 'all' || r.id.startsWith('cloudevent:')) && r.issues.length > 0);
+    if (reportGeneration !== undefined) this.setReportState(pair, trigger, reportKey, reportGeneration, failure || undefined, ceFailed);
 
     this.recordMetrics(trigger, id, issues.length === 0, events.matching, performance.now() - t0);
     if (p.blocked.length > 0) return { requeueAfter: 500 };
@@ -890,7 +892,7 @@ class Manager {
     const msg = dedupe(issues.map((i) => i.message)).join('; ');
     hold('Failed', msg);
     this.warn(src, issues[0].code, `cluster ${splitPair(pair)[1]}: ${msg}`, pair);
-    if (reportKey !== undefined && generation !== undefined) this.setReportState(pair, src.raw.metadata.name, reportKey, generation, msg);
+    if (reportKey !== undefined && generation !== undefined) this.setReportState(pair, src.raw.metadata.name, reportKey, generation, msg, true);
   }
 
   /**
@@ -1087,15 +1089,17 @@ class Manager {
     else this.depsOf.delete(pair);
   }
 
-  private setReportState(pair: string, trigger: string, reportKey: string, generation: number, failure: string | undefined): void {
+  private setReportState(pair: string, trigger: string, reportKey: string, generation: number, failure: string | undefined, holdCloudEvents = false): void {
     const prevKey = this.pairReport.get(pair);
     if (prevKey !== undefined && prevKey !== reportKey) this.forgetPairReport(pair, trigger);
     this.pairReport.set(pair, reportKey);
     let states = this.reportStates.get(reportKey);
     if (!states) this.reportStates.set(reportKey, (states = new Map()));
     const cur = states.get(trigger);
-    if (cur && cur.generation === generation && cur.failure === failure) return;
-    states.set(trigger, failure === undefined ? { generation } : { generation, failure });
+    if (cur && cur.generation === generation && cur.failure === failure && (cur.holdCloudEvents ?? false) === holdCloudEvents) return;
+    const state: ReportTriggerState = failure === undefined ? { generation } : { generation, failure };
+    if (holdCloudEvents) state.holdCloudEvents = true;
+    states.set(trigger, state);
     const [ns, name] = [reportKey.slice(0, reportKey.indexOf('/')), reportKey.slice(reportKey.indexOf('/') + 1)];
     this.controller.enqueue(keyR(ns, name));
   }
@@ -1135,11 +1139,12 @@ class Manager {
         throw e;
       }
     }
-    await this.clearCloudEvents(raw, want.failureMessage === undefined);
+    await this.clearCloudEvents(raw, ![...states.values()].some((s) => s.holdCloudEvents));
   }
 
   /**
-   * clearCloudEvents empties `spec.cloudEvents` once every trigger processed them without failure, as Sveltos'
+   * clearCloudEvents empties `spec.cloudEvents` once every trigger acted on them (a failure elsewhere — another
+   * event's template, the agent's evaluation failure — does not hold them back), as Sveltos'
    * event manager does after processing: a CloudEvent is acted on once (its outputs stay until a Delete CloudEvent).
    * A JSON-patch test makes the removal fail if the agent appended an event meanwhile; that event's new
    * generation is processed and cleared in turn.
