@@ -16,6 +16,7 @@ import { errorMessage, isAlreadyExists, type EventRecorder, type InformerFactory
 import { createLuaRuntime, type LuaRuntime } from '../lua/index.js';
 import { silentLogger, type Logger } from '../obs/index.js';
 import type { Registry } from 'prom-client';
+import { CloudEventSink, compileSourceCriteria } from './cloudevent-sink.js';
 import { ClusterDetector, type ReportUpdate } from './detector.js';
 import { agentMetrics, type AgentMetrics } from './metrics.js';
 import { buildManagedReport, buildManagementReport, managementReportName, type ClusterIdentity } from './report.js';
@@ -74,6 +75,8 @@ class InClusterAgent implements ClusterAgent {
   private stopped = false;
   private readonly failures = new Map<string, string>();
   private wanted = new Set<string>();
+  /** Push mode: CloudEvents over NATS for the EventSource copies with messagingMatchCriteria. */
+  private cloudEvents: CloudEventSink | undefined;
 
   constructor(
     private readonly options: ClusterAgentOptions,
@@ -133,7 +136,7 @@ class InClusterAgent implements ClusterAgent {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.detector.stop();
-    await Promise.all([this.managed.stop(), this.mgmt?.stop()]);
+    await Promise.all([this.managed.stop(), this.mgmt?.stop(), this.cloudEvents?.stop()]);
     await this.esSub?.unsubscribe();
     if (this.ownsRuntime) this.runtime.close();
   }
@@ -182,6 +185,7 @@ class InClusterAgent implements ClusterAgent {
       this.mgmt?.withdraw(id.clusterNamespace, managementReportName(id, es));
     }
     this.wanted = new Set(wanted.keys());
+    this.syncCloudEvents(wanted);
     if (this.managed.hasSynced()) {
       for (const r of this.managed.observed()) {
         const es = r.metadata.labels?.[Labels.eventSourceName];
@@ -201,8 +205,40 @@ class InClusterAgent implements ClusterAgent {
     }
   }
 
-  private onReport(u: ReportUpdate): void {
-    if (this.stopped || !this.wanted.has(u.content.eventSourceName)) return;
+  // syncCloudEvents (push mode): while some copy has messagingMatchCriteria, subscribe to NATS with the settings of
+  // Secret projectsveltos/sveltos-nats in this cluster (as sveltos-agent) and append matching CloudEvents to the
+  // management-cluster reports. Collect mode does not (the management side refuses such EventSources visibly).
+  private syncCloudEvents(wanted: Map<string, EventSource>): void {
+    const management = this.options.management;
+    if (!management) return;
+    const messaging = [...wanted].filter(([, es]) => (es.spec?.messagingMatchCriteria ?? []).length > 0);
+    if (messaging.length === 0) {
+      void this.cloudEvents?.stop();
+      this.cloudEvents = undefined;
+      return;
+    }
+    if (!this.cloudEvents) {
+      const id = this.options.cluster;
+      this.cloudEvents = new CloudEventSink({
+        cluster: `${id.clusterType}:${id.clusterNamespace}/${id.clusterName}`,
+        informers: this.options.informers,
+        client: management.client,
+        logger: this.log,
+        metrics: this.metrics,
+        reportOf: (es) => ({ namespace: id.clusterNamespace, name: managementReportName(id, es) }),
+        republish: (es) => {
+          const last = this.detector.lastContent(es);
+          if (last) this.onReport({ content: last, hash: '' });
+        },
+      });
+      this.cloudEvents.start();
+    }
+    this.cloudEvents.setSources(new Map(messaging.map(([name, es]) => [name, compileSourceCriteria(es)])));
+  }
+
+  private onReport(update: ReportUpdate): void {
+    if (this.stopped || !this.wanted.has(update.content.eventSourceName)) return;
+    const u = this.cloudEvents ? { ...update, content: this.cloudEvents.content(update.content) } : update;
     this.managed.set(buildManagedReport(u.content), u.since);
     this.mgmt?.set(buildManagementReport(this.options.cluster, u.content), u.since);
     const es = u.content.eventSourceName;

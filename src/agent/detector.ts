@@ -108,6 +108,8 @@ interface SourceState {
   needFull: boolean;
   dirty: boolean;
   lastHash?: string;
+  /** The last content reported (to report it again with other failures merged, e.g. CloudEvent subscription). */
+  lastContent?: ReportContent;
   since?: number;
 }
 
@@ -162,6 +164,11 @@ export class ClusterDetector {
     return [...this.sources.keys()].sort();
   }
 
+  /** lastContent is the last content reported for an EventSource (undefined before the first report). */
+  lastContent(name: string): ReportContent | undefined {
+    return this.sources.get(name)?.lastContent;
+  }
+
   /** isReady says whether the report of an EventSource has been computed at least once. */
   isReady(name: string): boolean {
     return this.sources.get(name)?.lastHash !== undefined;
@@ -213,6 +220,7 @@ export class ClusterDetector {
       needFull: true,
       dirty: true,
       lastHash: prev?.lastHash,
+      lastContent: prev?.lastContent,
       lastAggregate: prev?.lastAggregate,
     };
     const agg = typeof es.spec?.aggregatedSelection === 'string' ? es.spec.aggregatedSelection : '';
@@ -459,6 +467,7 @@ export class ClusterDetector {
     st.since = undefined;
     if (hash === st.lastHash) return;
     st.lastHash = hash;
+    st.lastContent = content;
     if (problems.length > 0) this.log.warn({ eventSource: st.name, failure: content.failureMessage }, 'EventSource evaluation failed');
     this.options.onReport(since === undefined ? { content, hash } : { content, hash, since });
   }

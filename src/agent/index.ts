@@ -30,3 +30,19 @@ export { AGENT_FIELD_MANAGER, AGENT_NAME, agentManifests, applyAgent, type Agent
 export { startClusterAgent, type ClusterAgent, type ClusterAgentOptions } from './cluster-agent.js';
 export { agentMetrics, type AgentMetrics } from './metrics.js';
 export { EVENT_SOURCE, EVENT_TRIGGER, EVENT_BASED_ADDON } from './sources.js';
+export { CloudEventSubscriber, publishCloudEvent, type PublishTarget } from './nats.js';
+export {
+  JETSTREAM_CONSUMER,
+  NATS_SECRET,
+  compileCriteria,
+  decodeCloudEvent,
+  encodeCloudEvent,
+  matchesCriteria,
+  parseNatsSettings,
+  subjectMatches,
+  subjectProblem,
+  type CloudEvent,
+  type MessagingMatchCriteria,
+  type NatsSettings,
+} from './cloudevents.js';
+export { CLOUDEVENTS_FIELD_MANAGER } from './cloudevent-sink.js';

@@ -36,6 +36,7 @@ import { silentLogger, type Logger } from '../obs/index.js';
 import type { Registry } from 'prom-client';
 import { ClusterDetector, type ReportUpdate } from './detector.js';
 import { applyAgent, type AgentDeployment } from './deploy.js';
+import { CloudEventSink, compileSourceCriteria } from './cloudevent-sink.js';
 import { buildEventSourceCopy, planDistribution, type EventSourceCopy } from './distribution.js';
 import { agentMetrics, type AgentMetrics } from './metrics.js';
 import { EventSourceNameRenderer, computeNeeds, type TriggerView } from './needs.js';
@@ -132,6 +133,8 @@ interface ClusterRuntime {
   stopped: boolean;
   /** Last evaluation failure per EventSource (Events only on change). */
   failures: Map<string, string>;
+  /** CloudEvents over NATS for the EventSources with messagingMatchCriteria (agentless mode). */
+  cloudEvents?: CloudEventSink;
 }
 
 const DEFAULT_COALESCE_MS = 10;
@@ -390,6 +393,7 @@ class Manager implements AgentManager {
       }
       return;
     }
+    if (this.mode === 'collect') this.refuseMessaging(rt);
     if (this.mode === 'push') return;
     if (!rt.factory) {
       this.connect(rt);
@@ -397,6 +401,7 @@ class Manager implements AgentManager {
     }
     if (this.mode === 'agentless') {
       rt.detector!.setEventSources(new Map([...rt.wanted].map(([k, w]) => [k, w.es])));
+      this.syncCloudEvents(rt);
     } else {
       if (!rt.collectorSub) this.subscribeCollector(rt);
       rt.collectAll = true;
@@ -447,14 +452,60 @@ class Manager implements AgentManager {
     if (rt.retryTimer) clearTimeout(rt.retryTimer);
     if (rt.collectTimer) clearTimeout(rt.collectTimer);
     if (rt.unreachable) this.metrics?.clusterUnreachable.set({ cluster: rt.key }, 0);
-    await Promise.all([rt.detector?.stop(), rt.collectorSub?.unsubscribe(), rt.esSub?.unsubscribe()]);
+    await Promise.all([rt.detector?.stop(), rt.collectorSub?.unsubscribe(), rt.esSub?.unsubscribe(), rt.cloudEvents?.stop()]);
   }
 
   private onDetectorReport(rt: ClusterRuntime, u: ReportUpdate): void {
     const name = u.content.eventSourceName;
     if (rt.stopped || !rt.wanted.has(name)) return;
-    this.writer.set(buildManagementReport(rt.identity, u.content), u.since);
-    this.noteFailure(rt, name, u.content.failureMessage);
+    const content = rt.cloudEvents ? rt.cloudEvents.content(u.content) : u.content;
+    this.writer.set(buildManagementReport(rt.identity, content), u.since);
+    this.noteFailure(rt, name, content.failureMessage);
+  }
+
+  // syncCloudEvents starts the cluster's NATS subscriber while some wanted EventSource has messagingMatchCriteria
+  // and stops it when none has; the sink matches events against the EventSources and appends them to the reports.
+  private syncCloudEvents(rt: ClusterRuntime): void {
+    const messaging = [...rt.wanted].filter(([, w]) => (w.es.spec?.messagingMatchCriteria ?? []).length > 0);
+    if (messaging.length === 0) {
+      if (rt.cloudEvents) {
+        void rt.cloudEvents.stop();
+        rt.cloudEvents = undefined;
+      }
+      return;
+    }
+    if (!rt.cloudEvents) {
+      rt.cloudEvents = new CloudEventSink({
+        cluster: rt.key,
+        informers: rt.factory!,
+        client: this.mgmt,
+        logger: this.log,
+        metrics: this.metrics,
+        reportOf: (es) => ({ namespace: rt.identity.clusterNamespace, name: managementReportName(rt.identity, es) }),
+        republish: (es) => {
+          const last = rt.detector?.lastContent(es);
+          if (last && !rt.stopped && rt.wanted.has(es)) this.onDetectorReport(rt, { content: last, hash: "" });
+        },
+      });
+      rt.cloudEvents.start();
+    }
+    rt.cloudEvents.setSources(new Map(messaging.map(([name, w]) => [name, compileSourceCriteria(w.es)])));
+  }
+
+  // refuseMessaging: in collect mode nobody subscribes to NATS (the in-cluster agent appends CloudEvents to the
+  // management-cluster report only when it pushes) — say so instead of silently receiving nothing.
+  private refuseMessaging(rt: ClusterRuntime): void {
+    for (const [name, w] of rt.wanted) {
+      if ((w.es.spec?.messagingMatchCriteria ?? []).length === 0) continue;
+      const raw = this.sources.raw(name);
+      if (raw) {
+        this.problem(
+          raw,
+          `EventSource ${name}: spec.messagingMatchCriteria (CloudEvents over NATS) is evaluated only by agents that write the management-cluster EventReport (agentless, or ripple agent pushing reports); in collect mode no CloudEvent reaches its EventReports`,
+          'MessagingNotSupported',
+        );
+      }
+    }
   }
 
   // noteFailure turns evaluation failures into Events on the management-cluster EventSource (on change only).

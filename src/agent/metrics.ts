@@ -22,6 +22,10 @@ export interface AgentMetrics {
   eventSources: Gauge;
   /** EventSource copies written to (or deleted from) managed clusters, by action. */
   distributions: Counter<'action'>;
+  /** NATS messages by outcome: stored (appended to ≥1 report), unmatched, ignored (not a JSON CloudEvent), failed. */
+  cloudEvents: Counter<'result'>;
+  /** 1 while a configured NATS/JetStream connection of a cluster is not subscribed, else 0. */
+  natsDown: Gauge<'cluster' | 'section'>;
 }
 
 const byRegistry = new WeakMap<Registry, AgentMetrics>();
@@ -51,6 +55,8 @@ export function agentMetrics(registry: Registry): AgentMetrics {
     informers: new Gauge({ name: 'ripple_agent_informers', help: 'GVK informers held by the agent over all clusters.', registers }),
     eventSources: new Gauge({ name: 'ripple_agent_eventsources', help: 'EventSources evaluated by the agent over all clusters.', registers }),
     distributions: new Counter({ name: 'ripple_agent_eventsource_distributions_total', help: 'EventSource copies applied to or deleted from managed clusters.', labelNames: ['action'], registers }),
+    cloudEvents: new Counter({ name: 'ripple_agent_cloudevents_total', help: 'NATS messages by outcome (stored, unmatched, ignored, failed).', labelNames: ['result'], registers }),
+    natsDown: new Gauge({ name: 'ripple_agent_nats_down', help: '1 while a configured NATS/JetStream connection is not subscribed.', labelNames: ['cluster', 'section'], registers }),
   };
   byRegistry.set(registry, m);
   return m;

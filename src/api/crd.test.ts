@@ -86,6 +86,8 @@ test('every CEL rule in the schemas has a TypeScript implementation', () => {
 const EXPECTED_EXTRA_PATHS: Record<string, string[]> = {
   EventSource: [
     'spec.group',
+    // Ripple extension (deletion safety, issue 17): keep resources being deleted among the matches.
+    'spec.includeDeletingResources',
     'spec.kind',
     'spec.labelFilters',
     'spec.labelFilters[]',

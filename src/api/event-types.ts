@@ -37,6 +37,12 @@ export const eventSourceSpecSchema = () =>
     aggregatedSelection: opt(str({ description: 'AggregatedSelection is a Lua script run once over all selected resources.' })),
     collectResources: opt(bool({ default: false, description: 'CollectResources puts full matching objects into the EventReport.' })),
     group: opt(str({ description: deprecated('API group of the resources to watch') })),
+    includeDeletingResources: opt(
+      bool({
+        description:
+          'IncludeDeletingResources (Ripple extension) keeps resources that carry a deletionTimestamp (e.g. waiting for finalizers) among the matches; by default they are excluded, as Sveltos does.',
+      }),
+    ),
     kind: opt(str({ minLength: 1, description: deprecated('kind of the resources to watch') })),
     labelFilters: opt(list(labelFilterSchema(), { description: deprecated('label filters') })),
     labelsFilters: opt(list(labelFilterSchema(), { description: deprecated('label filters (old spelling)') })),

@@ -581,9 +581,136 @@ const helm: Demo = {
   notes: ['Like the seeds’ Kyverno example, one release for all matching Services (oneForEvent: false); the chart comes from the demo’s own repository, so no network is needed.'],
 };
 
+// ------------------------------------------------------------------------------------------------------------------
+// cloudevent — CloudEvents from NATS (no seed shows one; the objects follow Sveltos' CloudEvent documentation)
+
+const CE_CLUSTER = 'orders';
+const CE_CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'order-order-7' };
+const WHY_CE = 'no seed shows CloudEvents; EventSource, EventTrigger and template as in Sveltos’ CloudEvent documentation';
+const ceEvent = (type: 'created' | 'deleted', data?: unknown) => ({ type: `com.example.order.${type}`, source: 'shop/eu', subject: 'order-7', ...(data !== undefined ? { data } : {}) });
+
+function ceProfile(gone: boolean): Expectation {
+  const mine = (o: KubeObject) =>
+    o.metadata.labels?.['eventtrigger.lib.projectsveltos.io/eventtriggername'] === 'order-addon' && o.metadata.labels?.['eventtrigger.lib.projectsveltos.io/cesubject'] === 'order-7';
+  return {
+    what: gone ? 'order-addon withdrew the ClusterProfile of order-7 (cloudEventAction rendered Delete)' : 'order-addon generated a ClusterProfile for CloudEvent shop/eu order-7 (labels cesource shop-eu, cesubject order-7)',
+    cluster: MGMT,
+    find: CP,
+    check: (all) => {
+      const n = all.filter(mine).length;
+      if (gone) return n === 0 ? undefined : `${n} ClusterProfile(s) for order-7 still exist`;
+      return n === 1 ? undefined : `${n} ClusterProfiles for order-7 (want exactly 1)`;
+    },
+  };
+}
+
+const cloudEvent: Demo = {
+  name: 'cloudevent',
+  title: 'a CloudEvent from NATS creates an add-on; a Delete CloudEvent withdraws it',
+  seeds: [],
+  summary:
+    'ripple up runs nats-server with stream ORDERS (orders.>) and its durable consumer sveltos-agent, and points cluster\n' +
+    'orders’ agent at it (Secret projectsveltos/sveltos-nats, jetstream section).\n' +
+    'A CloudEvent com.example.order.created for order-7 on NATS subject orders.eu becomes ConfigMap default/order-order-7\n' +
+    'in cluster orders (rendered from .CloudEvent); com.example.order.deleted for the same source and subject removes it.',
+  clusters: [{ name: CE_CLUSTER, labels: { shop: 'orders' } }],
+  nats: { stream: 'ORDERS', subjects: ['orders.>'] },
+  setup: [
+    apply(
+      CE_CLUSTER,
+      {
+        inline: [
+          {
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { name: 'sveltos-nats', namespace: 'projectsveltos' },
+            type: 'Opaque',
+            stringData: { 'sveltos-nats': JSON.stringify({ jetstream: { configuration: { url: '{natsUrl}', subjects: ['ORDERS'] } } }, null, 2) },
+          } as KubeObject,
+        ],
+        why: 'the agent’s NATS settings, where sveltos-agent reads them (Secret projectsveltos/sveltos-nats in the managed cluster)',
+      },
+    ),
+    apply(MGMT, {
+      inline: [
+        {
+          apiVersion: 'lib.projectsveltos.io/v1beta1',
+          kind: 'EventSource',
+          metadata: { name: 'order-events' },
+          spec: { messagingMatchCriteria: [{ subject: '^orders\\.', cloudEventType: '^com\\.example\\.order\\.' }] },
+        } as KubeObject,
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'order-app', namespace: 'default', annotations: { 'projectsveltos.io/instantiate': 'ok' } },
+          data: {
+            'configmap.yaml':
+              'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: order-{{ .CloudEvent.subject }}\n  namespace: default\ndata:\n  source: "{{ .CloudEvent.source }}"\n  replicas: "{{ .CloudEvent.data.replicas }}"\n',
+          },
+        } as KubeObject,
+        {
+          apiVersion: 'lib.projectsveltos.io/v1beta1',
+          kind: 'EventTrigger',
+          metadata: { name: 'order-addon' },
+          spec: {
+            sourceClusterSelector: { matchLabels: { shop: 'orders' } },
+            eventSourceName: 'order-events',
+            oneForEvent: true,
+            cloudEventAction: '{{ if eq .CloudEvent.type "com.example.order.deleted" }}Delete{{ else }}Create{{ end }}',
+            policyRefs: [{ kind: 'ConfigMap', name: 'order-app', namespace: 'default' }],
+          },
+        } as KubeObject,
+      ],
+      why: WHY_CE,
+    }),
+  ],
+  steps: [
+    {
+      title: 'publish CloudEvent com.example.order.created (source shop/eu, subject order-7, data {"replicas": 2}) on orders.eu',
+      actions: [{ type: 'publish', subject: 'orders.eu', event: ceEvent('created', { replicas: 2 }) }],
+      expect: [
+        ceProfile(false),
+        {
+          what: 'ConfigMap default/order-order-7 deployed to cluster orders, rendered from the CloudEvent',
+          cluster: CE_CLUSTER,
+          find: CE_CONFIGMAP,
+          check: ([c]) => {
+            const data = (c as (KubeObject & { data?: Record<string, string> }) | undefined)?.data;
+            if (!c) return 'not deployed yet';
+            return data?.replicas === '2' && data.source === 'shop/eu' ? undefined : `data ${JSON.stringify(data)}`;
+          },
+        },
+        {
+          what: 'the EventReport’s spec.cloudEvents cleared once processed (a CloudEvent is acted on once)',
+          cluster: MGMT,
+          find: { ...ER, namespace: CE_CLUSTER, name: reportName('order-events', CE_CLUSTER) },
+          check: ([r]) => {
+            if (!r) return 'no EventReport yet';
+            const ces = ((r as Obj).spec?.cloudEvents ?? []) as unknown[];
+            return ces.length === 0 && (r as Obj).status?.phase === 'Processed' ? undefined : `${ces.length} CloudEvent(s), phase ${String((r as Obj).status?.phase)}`;
+          },
+        },
+      ],
+    },
+    {
+      title: 'publish CloudEvent com.example.order.deleted for the same source and subject',
+      actions: [{ type: 'publish', subject: 'orders.eu', event: ceEvent('deleted') }],
+      expect: [ceProfile(true), { what: 'ConfigMap default/order-order-7 removed from cluster orders', cluster: CE_CLUSTER, find: CE_CONFIGMAP, absent: true }],
+    },
+  ],
+  explore: [
+    'ripple publish-cloudevent --server {natsUrl} --jetstream --subject orders.eu --type com.example.order.created --source shop/eu --ce-subject order-8 --data \'{"replicas": 3}\'',
+    'kubectl --context orders get configmaps -n default                          # order-order-8 appears',
+    'kubectl --context mgmt get eventreports -n orders -o yaml                   # spec.cloudEvents is cleared once processed',
+    'kubectl --context mgmt get clusterprofiles -l eventtrigger.lib.projectsveltos.io/cesubject=order-8',
+    'kubectl --context orders -n projectsveltos get secret sveltos-nats -o jsonpath=\'{.data.sveltos-nats}\' | base64 -d   # the agent’s NATS settings',
+  ],
+  notes: ['Not from a seed: the seeds show no CloudEvent example. nats-server must be installed (apt-get install nats-server); ripple up starts it on a loopback port with JetStream on.'],
+};
+
 /** DEMOS lists every demo by name. */
 export const DEMOS: Readonly<Record<string, Demo>> = Object.fromEntries(
-  [loadbalancer, crossCluster, networkPolicy, ingress, httpRoute, helm, healthDemo].map((d) => [d.name, d]),
+  [loadbalancer, crossCluster, networkPolicy, ingress, httpRoute, helm, healthDemo, cloudEvent].map((d) => [d.name, d]),
 );
 
 /** demoVariant returns the demo as run from another seed document (setup and steps of the variant). */

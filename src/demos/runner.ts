@@ -3,6 +3,7 @@
 // then waits for every expected outcome through watches (no polling) and reports each with its latency. For
 // exploring, it runs the setup and the `explore` steps and leaves the rest as kubectl suggestions; with `once`, it
 // runs every step and stops at the first outcome that does not happen in time, saying what was seen instead.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
@@ -16,6 +17,8 @@ export interface DemoEnv {
   client(cluster: string): KubeClient;
   /** Name of the management cluster's context (diagnostics read it). */
   mgmt: string;
+  /** Publishes a CloudEvent (needed by demos with publish actions; `ripple up` provides it with its NATS server). */
+  publish?(subject: string, event: Record<string, unknown>): Promise<void>;
 }
 
 /** RunOptions configures runDemo. */
@@ -177,6 +180,12 @@ class Runner {
 
   /** commandOf is the kubectl command doing what an action does. */
   private commandOf(a: Action): string {
+    if (a.type === 'publish') {
+      const e = a.event;
+      const q = (v: string) => (/^[\w./:-]+$/.test(v) ? v : `'${v.replaceAll("'", "'\\''")}'`);
+      const server = this.o.vars?.natsUrl ?? '{natsUrl}';
+      return `ripple publish-cloudevent --server ${server}${this.demo.nats ? ' --jetstream' : ''} --subject ${q(a.subject)} --type ${q(e.type)} --source ${q(e.source)}${e.subject ? ` --ce-subject ${q(e.subject)}` : ''}${e.data !== undefined ? ` --data ${q(JSON.stringify(e.data))}` : ''}`;
+    }
     if (a.type === 'delete') {
       const ref = a.ref;
       return `kubectl --context ${a.cluster}${ref.namespace ? ` -n ${ref.namespace}` : ''} delete ${ref.kind.toLowerCase()} ${ref.name}`;
@@ -187,8 +196,17 @@ class Runner {
   }
 
   private async act(a: Action, phase: 'setup' | 'step'): Promise<void> {
-    const client = this.env.client(a.cluster);
     const lead = phase === 'setup' ? '▶ setup: ' : '  ';
+    if (a.type === 'publish') {
+      if (!this.env.publish) throw new Error(`demo ${this.demo.name} publishes CloudEvents: run it with ripple up, which starts a NATS server for it`);
+      const e = a.event;
+      const event = { specversion: '1.0', id: randomUUID(), source: e.source, type: e.type, ...(e.subject ? { subject: e.subject } : {}), datacontenttype: 'application/json', data: e.data ?? {} };
+      this.o.write(`${lead}publish CloudEvent ${e.type} (source ${e.source}${e.subject ? `, subject ${e.subject}` : ''}) on NATS subject ${a.subject}`);
+      this.o.write(`      (${this.commandOf(a)})`);
+      await this.env.publish(a.subject, event);
+      return;
+    }
+    const client = this.env.client(a.cluster);
     if (a.type === 'delete') {
       const ref = a.ref;
       this.o.write(`${lead}delete ${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name} in ${a.cluster}`);

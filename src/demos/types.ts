@@ -27,7 +27,9 @@ export interface ObjectRef {
 export type Action =
   /** Apply objects to a cluster; namespaced objects without a namespace go to `namespace` (kubectl -n), else default. */
   | { type: 'apply'; cluster: string; objects: Objects; namespace?: string }
-  | { type: 'delete'; cluster: string; ref: ObjectRef };
+  | { type: 'delete'; cluster: string; ref: ObjectRef }
+  /** Publish a CloudEvent on a NATS subject (demos with `nats: true`; the env's publish does it). */
+  | { type: 'publish'; subject: string; event: { type: string; source: string; subject?: string; data?: unknown } };
 
 /** Vars carries values one expectation observed to later ones of the same step (e.g. an assigned address). */
 export type Vars = Map<string, string>;
@@ -81,6 +83,11 @@ export interface Demo {
    * `{chartRepo}` in the demo's inline objects and explore commands becomes that repository's URL.
    */
   charts?: string[];
+  /**
+   * The demo receives CloudEvents: `ripple up` starts a NATS server (JetStream on) with this stream and its durable
+   * consumer sveltos-agent, and `{natsUrl}` in the demo's inline objects and explore commands becomes its URL.
+   */
+  nats?: { stream: string; subjects: string[] };
   /** Applied before the steps (the management cluster's configuration, CRDs a cluster needs). */
   setup: Action[];
   steps: Step[];

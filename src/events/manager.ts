@@ -84,6 +84,11 @@ export interface EventManagerOptions {
    * per cluster (it does not delay what is generated).
    */
   statusDelayMs?: number;
+  /**
+   * With the trigger annotation `eventtrigger.ripple.dev/withdraw-after-empty-reports: N`: the time between two
+   * observations of an empty report that count as consecutive (default 10 s, Sveltos' collection interval).
+   */
+  emptyReportIntervalMs?: number;
   /** Template function options (env, resolver, zone); the clock is filled in from `clock`. */
   funcOptions?: Omit<FuncOptions, 'clock'>;
 }
@@ -188,6 +193,8 @@ class Manager {
   private readonly depsOf = new Map<string, Set<string>>();
   /** Per pair: the last rendering of each event, valid while its context and referenced objects are unchanged. */
   private readonly renderMemo = new Map<string, RenderMemo>();
+  /** Per pair: consecutive observations of an empty report and when the last one counted (empty-report debounce). */
+  private readonly emptySeen = new Map<string, { count: number; at: number }>();
   /** Per pair: when each event was first seen missing (grace period). */
   private readonly absentSince = new Map<string, Map<string, number>>();
   /** Per management EventReport: per trigger, the generation processed and the failure if any. */
@@ -658,6 +665,7 @@ class Manager {
       this.setDeps(pair, new Set());
       this.renderMemo.delete(pair);
       this.absentSince.delete(pair);
+      this.emptySeen.delete(pair);
       this.results.get(trigger)?.delete(ck);
       return;
     }
@@ -693,6 +701,7 @@ class Manager {
       this.setDeps(pair, new Set());
       this.renderMemo.delete(pair);
       this.absentSince.delete(pair);
+      this.emptySeen.delete(pair);
       const p = plan({ desired: [], observedProfiles: observed.profiles, observedObjects: observed.objects, retain: new Set(), remove: new Set(), withdrawAll: true });
       const issues = await this.execute(p);
       const left = observed.profiles.length + observed.objects.length;
@@ -747,6 +756,16 @@ class Manager {
       }
     }
 
+    if (!oneForEvent && events.events.some((ev) => (ev.cloudEvents?.length ?? 0) > 0)) {
+      // Not a failure (Sveltos accepts it), but the add-on would not last: CloudEvents are cleared once processed and
+      // a per-(trigger, cluster) output is withdrawn when the report is empty again. Say so once.
+      this.warn(
+        src!,
+        'CloudEventsNeedOneForEvent',
+        `cluster ${ck}: CloudEvents reached a trigger with oneForEvent: false — their ClusterProfile is withdrawn as soon as the report is empty again (CloudEvents are cleared once processed); set oneForEvent: true for one lasting ClusterProfile per CloudEvent source/subject, removed by a Delete CloudEvent`,
+        `cloudevents:${pair}`,
+      );
+    }
     const rendered = this.renderMemoized(
       pair,
       src!,
@@ -799,6 +818,11 @@ class Manager {
         }
       }
     }
+    const debounce = this.emptyDebounce(pair, src!, report !== undefined && !report.metadata.deletionTimestamp && events.events.length === 0, observed, now);
+    if (debounce) {
+      for (const ev of debounce.retain) retain.add(ev);
+      requeueAfter = Math.min(requeueAfter ?? debounce.requeueAfter, debounce.requeueAfter);
+    }
     for (const ev of [...absent.keys()]) if (present.has(ev)) absent.delete(ev);
     if (absent.size > 0) this.absentSince.set(pair, absent);
     else this.absentSince.delete(pair);
@@ -830,6 +854,8 @@ class Manager {
     if (report === undefined && !this.es.cache.get(undefined, es)) {
       issues.push(issue('MissingEventSource', `EventSource ${JSON.stringify(es)} does not exist: create it, or correct spec.eventSourceName`));
     }
+    const badDebounce = this.emptyReportsProblem(view);
+    if (badDebounce) issues.push(issue('InvalidSpec', badDebounce));
     const evaluation = report?.metadata.annotations?.[EVALUATION_FAILURE];
     if (evaluation) issues.push(issue('EvaluationFailed', `EventSource ${JSON.stringify(es)} fails to evaluate in this cluster: ${evaluation}`));
     const failure = dedupe(issues.map((i) => i.message)).join('; ');
@@ -846,7 +872,9 @@ class Manager {
     this.setResult(trigger, src, result);
     if (issues.length > 0) this.warn(src!, issues[0].code, `cluster ${ck}: ${result.failureMessage}`, pair);
     else this.warned.delete(`${trigger}|${pair}`);
-    if (reportGeneration !== undefined) this.setReportState(pair, trigger, reportKey, reportGeneration, failure || undefined);
+    // CloudEvents are acted on once: the report's list may be cleared unless this trigger failed on one of them.
+    const ceFailed = writeIssues.length > 0 || rendered.events.some((r) => (r.id === 'all' || r.id.startsWith('cloudevent:')) && r.issues.length > 0);
+    if (reportGeneration !== undefined) this.setReportState(pair, trigger, reportKey, reportGeneration, failure || undefined, ceFailed);
 
     this.recordMetrics(trigger, id, issues.length === 0, events.matching, performance.now() - t0);
     if (p.blocked.length > 0) return { requeueAfter: 500 };
@@ -864,7 +892,55 @@ class Manager {
     const msg = dedupe(issues.map((i) => i.message)).join('; ');
     hold('Failed', msg);
     this.warn(src, issues[0].code, `cluster ${splitPair(pair)[1]}: ${msg}`, pair);
-    if (reportKey !== undefined && generation !== undefined) this.setReportState(pair, src.raw.metadata.name, reportKey, generation, msg);
+    if (reportKey !== undefined && generation !== undefined) this.setReportState(pair, src.raw.metadata.name, reportKey, generation, msg, true);
+  }
+
+  /**
+   * emptyDebounce is the opt-in Sveltos-compatible withdrawal debounce: with `withdraw-after-empty-reports: N` an
+   * empty report (no matches, no CloudEvents) withdraws the pair's outputs only at the N-th consecutive observation,
+   * observations counting at most once per emptyReportIntervalMs (Sveltos: 3, one per 10 s collection). Any
+   * non-empty report resets the count. Returns the events to keep and when to look again, or undefined.
+   */
+  private emptyDebounce(
+    pair: string,
+    src: TriggerSource,
+    empty: boolean,
+    observed: { profiles: readonly GeneratedObject[]; objects: readonly GeneratedObject[] },
+    now: number,
+  ): { retain: string[]; requeueAfter: number } | undefined {
+    const n = this.emptyReports(src.view!);
+    const outputs = [...observed.profiles, ...observed.objects].map(eventIdOf).filter((id) => !id.startsWith('cloudevent:'));
+    if (!empty || n <= 1 || outputs.length === 0) {
+      this.emptySeen.delete(pair);
+      return undefined;
+    }
+    const interval = this.o.emptyReportIntervalMs ?? 10_000;
+    const prev = this.emptySeen.get(pair);
+    const seen = !prev ? { count: 1, at: now } : now - prev.at >= interval ? { count: prev.count + 1, at: now } : prev;
+    this.emptySeen.set(pair, seen);
+    if (seen !== prev && seen.count < n) {
+      const message = `cluster ${splitPair(pair)[1]}: the EventReport is empty (observation ${seen.count} of ${n}, ${RippleAnnotations.withdrawAfterEmptyReports}); outputs kept until the ${n}th consecutive empty observation`;
+      this.recorder?.event({ apiVersion: writeVersion(src.raw) ?? src.raw.apiVersion, kind: src.kind, metadata: src.raw.metadata }, 'Normal', 'WithdrawalDebounced', message);
+    }
+    if (seen.count >= n) {
+      this.log.info({ pair, observations: seen.count }, 'empty report observed enough times: withdrawing');
+      this.emptySeen.delete(pair);
+      return undefined;
+    }
+    this.log.debug({ pair, observations: seen.count, of: n }, 'empty report: withdrawal debounced');
+    return { retain: [...new Set(outputs)], requeueAfter: Math.max(1, seen.at + interval - now) };
+  }
+
+  private emptyReports(view: TriggerView): number {
+    const v = view.annotations[RippleAnnotations.withdrawAfterEmptyReports];
+    if (v === undefined || this.emptyReportsProblem(view)) return 0;
+    return Number(v.trim());
+  }
+
+  private emptyReportsProblem(view: TriggerView): string | undefined {
+    const v = view.annotations[RippleAnnotations.withdrawAfterEmptyReports];
+    if (v === undefined || /^\s*[1-9]\d{0,3}\s*$/.test(v)) return undefined;
+    return `annotation ${RippleAnnotations.withdrawAfterEmptyReports}: ${JSON.stringify(v)} is not a count between 1 and 9999 (e.g. "3", as Sveltos): outputs are withdrawn at the first empty report until it is fixed`;
   }
 
   private graceMs(view: TriggerView): number {
@@ -1013,15 +1089,17 @@ class Manager {
     else this.depsOf.delete(pair);
   }
 
-  private setReportState(pair: string, trigger: string, reportKey: string, generation: number, failure: string | undefined): void {
+  private setReportState(pair: string, trigger: string, reportKey: string, generation: number, failure: string | undefined, holdCloudEvents = false): void {
     const prevKey = this.pairReport.get(pair);
     if (prevKey !== undefined && prevKey !== reportKey) this.forgetPairReport(pair, trigger);
     this.pairReport.set(pair, reportKey);
     let states = this.reportStates.get(reportKey);
     if (!states) this.reportStates.set(reportKey, (states = new Map()));
     const cur = states.get(trigger);
-    if (cur && cur.generation === generation && cur.failure === failure) return;
-    states.set(trigger, failure === undefined ? { generation } : { generation, failure });
+    if (cur && cur.generation === generation && cur.failure === failure && (cur.holdCloudEvents ?? false) === holdCloudEvents) return;
+    const state: ReportTriggerState = failure === undefined ? { generation } : { generation, failure };
+    if (holdCloudEvents) state.holdCloudEvents = true;
+    states.set(trigger, state);
     const [ns, name] = [reportKey.slice(0, reportKey.indexOf('/')), reportKey.slice(reportKey.indexOf('/') + 1)];
     this.controller.enqueue(keyR(ns, name));
   }
@@ -1050,14 +1128,44 @@ class Manager {
     const want = reportStatus(raw.metadata.generation ?? 0, states);
     if (!want) return;
     const cur = (raw.status ?? {}) as { phase?: string; failureMessage?: string };
-    if (cur.phase === want.phase && (cur.failureMessage ?? undefined) === want.failureMessage) return;
+    if (cur.phase !== want.phase || (cur.failureMessage ?? undefined) !== want.failureMessage) {
+      try {
+        await this.client.apply(
+          { apiVersion: writeVersion(raw) ?? raw.apiVersion, kind: 'EventReport', metadata: { name, namespace: ns }, status: want } as ApiKubeObject,
+          { fieldManager: this.fieldManager, force: true, subresource: 'status' },
+        );
+      } catch (e) {
+        if (isNotFound(e)) return;
+        throw e;
+      }
+    }
+    await this.clearCloudEvents(raw, ![...states.values()].some((s) => s.holdCloudEvents));
+  }
+
+  /**
+   * clearCloudEvents empties `spec.cloudEvents` once every trigger acted on them (a failure elsewhere — another
+   * event's template, the agent's evaluation failure — does not hold them back), as Sveltos'
+   * event manager does after processing: a CloudEvent is acted on once (its outputs stay until a Delete CloudEvent).
+   * A JSON-patch test makes the removal fail if the agent appended an event meanwhile; that event's new
+   * generation is processed and cleared in turn.
+   */
+  private async clearCloudEvents(raw: Obj, processedOk: boolean): Promise<void> {
+    const list = (raw.spec as { cloudEvents?: string[] } | undefined)?.cloudEvents;
+    if (!processedOk || !Array.isArray(list) || list.length === 0) return;
     try {
-      await this.client.apply(
-        { apiVersion: writeVersion(raw) ?? raw.apiVersion, kind: 'EventReport', metadata: { name, namespace: ns }, status: want } as ApiKubeObject,
-        { fieldManager: this.fieldManager, force: true, subresource: 'status' },
+      await this.client.patch(
+        { apiVersion: writeVersion(raw) ?? raw.apiVersion, kind: 'EventReport', namespace: raw.metadata.namespace, name: raw.metadata.name },
+        'json',
+        [
+          { op: 'test', path: '/spec/cloudEvents', value: list },
+          { op: 'remove', path: '/spec/cloudEvents' },
+        ],
+        { fieldManager: this.fieldManager },
       );
+      this.metrics?.writes.inc({ kind: 'EventReport', action: 'clear-cloudevents' });
     } catch (e) {
-      if (isNotFound(e)) return;
+      // Gone, or changed since it was processed (a new CloudEvent): the new generation comes through the watch.
+      if (isNotFound(e) || isConflict(e) || (isStatusError(e) && (e.code === 422 || e.code === 500))) return;
       throw e;
     }
   }

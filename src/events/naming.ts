@@ -8,6 +8,11 @@ import { EventTriggerLabels, isValidLabelValue, Labels, type ClusterType } from 
 export const RippleAnnotations = {
   /** On an EventTrigger: delay withdrawing an event's outputs (Go duration, e.g. `30s`, `2m`) to ride out flapping. */
   withdrawAfter: 'eventtrigger.ripple.dev/withdraw-after',
+  /**
+   * On an EventTrigger: Sveltos' zero-match debounce, opt-in — withdraw the outputs of a (trigger, cluster) whose
+   * report became empty only at the N-th consecutive empty observation (Sveltos hard-codes 3, one per 10 s cycle).
+   */
+  withdrawAfterEmptyReports: 'eventtrigger.ripple.dev/withdraw-after-empty-reports',
   /** On generated objects: sha256 of the content the event manager applied; equal hash → no write. */
   hash: 'eventtrigger.ripple.dev/hash',
   /** On generated objects: the identity of the event they were generated for (see report-events.ts). */

@@ -70,6 +70,8 @@ export function sameTriggerStatus(a: EventTriggerStatus | undefined, b: EventTri
 export interface ReportTriggerState {
   generation: number;
   failure?: string;
+  /** The trigger could not act on the report's CloudEvents (their rendering or writes failed): keep them. */
+  holdCloudEvents?: boolean;
 }
 
 /**

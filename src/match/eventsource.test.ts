@@ -37,6 +37,16 @@ test('group/version/kind, namespace and name narrow the selection; deleting obje
   assert.equal(c.matchObject(dep('x', 1), 0).matched, false, 'an object of another kind never matches');
 });
 
+test('includeDeletingResources: objects with a deletionTimestamp match only when it is set', () => {
+  const deleting = svc('d', 'eng', undefined, { deletionTimestamp: '2024-01-01T00:00:00Z' });
+  const objects = new Map([[gvkKey(SVC), [svc('a'), deleting]]]);
+  assert.deepEqual(names(compileEventSource(es('default', [SVC]), rt).select(objects).resources), ['a']);
+  assert.deepEqual(names(compileEventSource(es('off', [SVC], { includeDeletingResources: false }), rt).select(objects).resources), ['a']);
+  const on = compileEventSource(es('on', [SVC], { includeDeletingResources: true }), rt);
+  assert.deepEqual(names(on.select(objects).resources), ['a', 'd']);
+  assert.equal(on.matchObject(deleting, 0).matched, true);
+});
+
 test('label filters follow Kubernetes semantics (k!=v also matches objects without k)', () => {
   const objs = [svc('fv', 'default', { sveltos: 'fv' }), svc('prod', 'default', { sveltos: 'prod' }), svc('none')];
   const source = new Map([[gvkKey(SVC), objs]]);

@@ -86,6 +86,8 @@ export class CompiledEventSource {
   /** diagnostics are the problems found while compiling (syntax errors, invalid filters, rules that do not compile). */
   readonly diagnostics: readonly MatchDiagnostic[];
   readonly collectResources: boolean;
+  /** includeDeletingResources: objects with a deletionTimestamp still match (default: skipped, as Sveltos). */
+  readonly includeDeletingResources: boolean;
   private readonly compiled: CompiledSelector[];
   private readonly aggregated?: LuaScript;
   private readonly aggregatedBroken?: MatchDiagnostic;
@@ -100,6 +102,7 @@ export class CompiledEventSource {
     this.name = es?.metadata?.name ?? '';
     const spec = es?.spec ?? {};
     this.collectResources = spec.collectResources === true;
+    this.includeDeletingResources = spec.includeDeletingResources === true;
     const diags: MatchDiagnostic[] = [];
     const selectors = Array.isArray(spec.resourceSelectors) ? spec.resourceSelectors : [];
     this.compiled = selectors.map((sel, index) => this.compileSelector(sel, index, diags));
@@ -201,7 +204,7 @@ export class CompiledEventSource {
     if (typeof obj.apiVersion === 'string' && obj.apiVersion !== s.apiVersion) return { matched: false, diagnostics: [] };
     if (s.namespace && meta.namespace !== s.namespace) return { matched: false, diagnostics: [] };
     if (s.name && meta.name !== s.name) return { matched: false, diagnostics: [] };
-    if (meta.deletionTimestamp) return { matched: false, diagnostics: [] };
+    if (meta.deletionTimestamp && !this.includeDeletingResources) return { matched: false, diagnostics: [] };
     if (s.broken) return { matched: false, diagnostics: [{ ...s.broken, object: refOf(obj, s) }] };
     if (!s.labels.matches(meta.labels)) return { matched: false, diagnostics: [] };
     const diagnostics: MatchDiagnostic[] = [];

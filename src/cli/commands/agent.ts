@@ -19,6 +19,12 @@ that cluster (only those annotated projectsveltos.io/deployed-by-sveltos, which 
 watching every kind they select — one watch per kind, re-evaluating only changed objects — and keeps one
 EventReport per EventSource in namespace projectsveltos, named after the EventSource.
 
+CloudEvents (send-reports): EventSources with spec.messagingMatchCriteria receive CloudEvents over NATS/JetStream
+with the settings of Secret projectsveltos/sveltos-nats (key sveltos-nats) in the managed cluster, as sveltos-agent
+reads them; matching events are appended to the management-cluster EventReport. A missing Secret, an unreachable
+server or refused credentials show as that EventSource's evaluation failure (EventTrigger status, Events); the
+agent reconnects with capped backoff. The credential then also needs eventreports patch (already listed).
+
 Run modes (Sveltos' --run-mode):
   send-reports          also write the management-cluster copy (namespace NS, name <type>--<eventsource>--NAME)
                         through --mgmt-kubeconfig; the default when --mgmt-kubeconfig is given.

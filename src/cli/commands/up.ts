@@ -20,6 +20,8 @@ import { DataDirLockedError, lockDataDir, type DataDirLock } from '../data-dir-l
 import { logLevelFlag, onStopSignal } from '../runtime.js';
 import { readChartDir } from './helm.js';
 import { didYouMean } from '../suggest.js';
+import { NATS_MISSING, ensureStream, natsServerBinary, startNatsServer, type RunningNats } from '../nats-server.js';
+import { publishCloudEvent, type CloudEvent } from '../../agent/index.js';
 
 const DEMO_LIST = Object.values(DEMOS)
   .map((d) => `  ${d.name.padEnd(15)} ${d.title}${d.seeds.length > 0 ? ` (seed ${d.seeds.join(', ')})` : ''}`)
@@ -90,6 +92,7 @@ Examples:
   ripple up --demo cross-cluster --once              # run the scenario end to end and exit with its verdict
   ripple up --demo helm --once                       # a chart from ripple up's own repository, installed on an event
   ripple up --demo health --once                     # validateHealths gate a profile, then its dependent proceeds
+  ripple up --demo cloudevent                        # a CloudEvent from NATS creates an add-on (needs nats-server)
   ripple up --cluster edge-1:env=prod --cluster edge-2:env=dev --load-balancer mgmt
   export KUBECONFIG=$PWD/.ripple/kubeconfig && kubectl --context edge-1 get svc -A
 `;
@@ -341,6 +344,24 @@ export const commands: Command[] = [
         chartRepo = await serveChartRepo({ list, warn, port: lastPort(portFile) }).catch(() => serveChartRepo({ list, warn }));
         writeFileSync(portFile, `${new URL(chartRepo.url).port}\n`);
       }
+      // Demos receiving CloudEvents get a NATS server (JetStream on, store in the data directory).
+      let nats: RunningNats | undefined;
+      if (demo?.nats) {
+        const bin = natsServerBinary();
+        try {
+          if (!bin) throw new Error(NATS_MISSING);
+          nats = await startNatsServer({ bin, storeDir: resolve(dataDir, 'nats'), log: (l) => logger.debug({ component: 'nats-server' }, l) });
+          await ensureStream(nats.url, demo.nats.stream, demo.nats.subjects);
+        } catch (err) {
+          sig.dispose();
+          await chartRepo?.stop();
+          await nats?.stop();
+          logFile.end();
+          lock.release();
+          return fail(ExitCode.Unavailable, `demo ${demo.name} receives CloudEvents over NATS: ${errorMessage(err)}`);
+        }
+      }
+      const demoVars = { ...(chartRepo ? { chartRepo: chartRepo.url } : {}), ...(nats ? { natsUrl: nats.url } : {}) };
 
       let env: Embedded;
       try {
@@ -348,6 +369,7 @@ export const commands: Command[] = [
       } catch (err) {
         sig.dispose();
         await chartRepo?.stop();
+        await nats?.stop();
         logFile.end();
         lock.release();
         const e = err as NodeJS.ErrnoException;
@@ -384,6 +406,7 @@ export const commands: Command[] = [
           out(`  ${i === 0 ? 'clusters' : '        '}     ${name.padEnd(12)} SveltosCluster ${name}/${name}${name === MGMT ? ' (the management cluster)' : ''}${labels ? `, labels ${labels}` : ''}${lb}`);
         }
         if (chartRepo) out(`  chart repo   ${chartRepo.url} (${[...(chartDir ? [relative(process.cwd(), chartDir) || '.'] : []), ...(demo?.charts?.length ? ['the demo’s charts'] : [])].join(' + ')}; index.yaml generated on request)`);
+        if (nats) out(`  NATS         ${nats.url} (nats-server, JetStream stream ${demo!.nats!.stream}; publish with: ripple publish-cloudevent --server ${nats.url} …)`);
         out(`  control plane  agentless agents, event manager, add-on deployer — logs in ${display}/ripple.log`);
         if (ui) out(`  dashboard    ${ui.url} (read-only; live)`);
         if (env.manager.metricsPort !== undefined) out(`  metrics      http://127.0.0.1:${env.manager.metricsPort}/metrics`);
@@ -400,8 +423,8 @@ export const commands: Command[] = [
           out('');
           const report = await runDemo(
             demo,
-            { client: env.client, mgmt: MGMT },
-            { once: Boolean(values.once), write: out, seeds, vars: chartRepo ? { chartRepo: chartRepo.url } : undefined, filesDir: resolve(dataDir, 'demos', demo.name), displayDir: `${display}/demos/${demo.name}`, timeoutMs, signal: sig.abort.signal },
+            { client: env.client, mgmt: MGMT, publish: nats ? (subject, event) => publishCloudEvent({ url: nats.url }, subject, event as CloudEvent, { jetstream: true }) : undefined },
+            { once: Boolean(values.once), write: out, seeds, vars: Object.keys(demoVars).length > 0 ? demoVars : undefined, filesDir: resolve(dataDir, 'demos', demo.name), displayDir: `${display}/demos/${demo.name}`, timeoutMs, signal: sig.abort.signal },
           );
           if (values.once) {
             printReport(io, report);
@@ -414,7 +437,7 @@ export const commands: Command[] = [
           }
           out('');
           out('Explore (in another terminal, after the export above):');
-          for (const c of demo.explore) out(`  ${chartRepo ? c.replaceAll('{chartRepo}', chartRepo.url) : c}`);
+          for (const c of demo.explore) out(`  ${Object.entries(demoVars).reduce((t, [k, v]) => t.replaceAll(`{${k}}`, v), c)}`);
         }
         out('');
         out(`Ripple is running. Ctrl-C stops it (state stays in ${display}; \`ripple up\` resumes).`);
@@ -427,6 +450,7 @@ export const commands: Command[] = [
         await narrator.stop();
         await env.stop();
         await chartRepo?.stop();
+        await nats?.stop();
         out(`ripple up: stopped${code === ExitCode.Interrupted ? ' (Ctrl-C)' : ''}; state kept in ${display}`);
         await new Promise<void>((r) => logFile.end(() => r()));
         lock.release();
