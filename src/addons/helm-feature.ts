@@ -14,7 +14,7 @@
 // upgrade.go, uninstall.go, hooks.go
 import { parseAllDocuments } from 'yaml';
 import type { ClusterProfileSpec, HelmChart } from '../api/index.js';
-import { ChartCache, credentialsFromSecret, fetchChart, isChartSourceError, type ChartSpec } from '../charts/index.js';
+import { ChartCache, ChartFetcher, credentialsFromSecret, isChartSourceError, type ChartSpec } from '../charts/index.js';
 import { readFileSync } from 'node:fs';
 import {
   HelmError,
@@ -145,8 +145,25 @@ export class HelmFeature {
   constructor(
     private readonly c: AddonContext,
     private readonly renderer: PolicyRenderer,
-    private readonly cache: ChartCache,
-  ) {}
+    cache: ChartCache,
+  ) {
+    this.fetcher = new ChartFetcher(cache);
+  }
+
+  /** Concurrent passes for one chart (a profile fanning out to a fleet) share one index fetch and one download. */
+  private readonly fetcher: ChartFetcher;
+  /** Charts read from the digest-addressed cache, by path (the same archive is not parsed once per cluster). */
+  private readonly loaded = new Map<string, ReturnType<typeof loadChartArchive>>();
+
+  private load(path: string): ReturnType<typeof loadChartArchive> {
+    let c = this.loaded.get(path);
+    if (!c) {
+      c = loadChartArchive(new Uint8Array(readFileSync(path)));
+      if (this.loaded.size >= 32) this.loaded.delete(this.loaded.keys().next().value!);
+      this.loaded.set(path, c);
+    }
+    return c;
+  }
 
   /** Consecutive failed passes per ClusterSummary and release (`owner|namespace/name`), reset by a success. */
   private readonly failures = new Map<string, number>();
@@ -287,8 +304,8 @@ export class HelmFeature {
     const live = history.filter((r) => statusOf(r) !== 'uninstalled' && statusOf(r) !== 'failed');
     const isUpgrade = deployed !== undefined || live.length > 0;
     const values = this.values(p, chart);
-    const fetched = await fetchChart(await this.chartSpec(p, chart), this.cache);
-    const loaded = loadChartArchive(new Uint8Array(readFileSync(fetched.path)));
+    const fetched = await this.fetcher.fetch(await this.chartSpec(p, chart));
+    const loaded = this.load(fetched.path);
     const manifestOf = (r: RenderedChart) => r.manifests.map((m) => `---\n# Source: ${m.name}\n${m.content}\n`).join('');
     const same = (r: Release | undefined, manifest: string) => r !== undefined && r.manifest === manifest && goJSON(r.config) === goJSON(values) && r.chart?.metadata?.version === loaded.metadata?.version;
     const last = lastRelease(history);
