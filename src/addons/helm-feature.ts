@@ -90,6 +90,8 @@ export interface ReleaseReport {
   releaseNamespace: string;
   action: 'No Action' | 'Install' | 'Upgrade' | 'Delete' | 'Conflict' | 'Update Values';
   message?: string;
+  /** The chart could not be evaluated (not part of the ClusterReport: status and an Event say it). */
+  error?: string;
 }
 
 /**
@@ -262,7 +264,8 @@ export class HelmFeature {
         else if (prep.unchanged) out.push({ ...base, chartVersion: version, action: 'No Action', message: `Already managing this chart (revision ${prep.deployed.version})` });
         else out.push({ ...base, chartVersion: version, action: 'Update Values', message: `values ${goJSON(prep.deployed.config) === goJSON(prep.values) ? 'unchanged' : 'changed'}. ${changes}` });
       } catch (err) {
-        out.push({ ...base, action: 'No Action', message: `cannot evaluate: ${describeFailure(chart, err)}` });
+        const error = describeFailure(chart, err);
+        out.push({ ...base, action: 'No Action', message: `cannot evaluate: ${error}`, error });
       }
     }
     return out;

@@ -446,10 +446,16 @@ export class SummaryReconciler {
       const { conflicts } = this.helmOwnership(p, entry, { ...status, helmReleaseSummaries: [] });
       const data = this.renderer.dataFor({ cluster: entry.object, mgmtResources: {} });
       reports = await this.helm.dryRun({ spec, clusterNamespace: cs.spec.clusterNamespace, client, data, previous: [], owner: p.key, conflicts });
-      await this.writeReleaseReports(p, reports);
+      await this.writeReleaseReports(p, reports.map(({ error: _e, ...r }) => r));
     } catch (err) {
       const failure = { message: `cluster ${entry.key}: ${errorMessage(err)}`, reason: 'DeploymentFailed', nonRetriable: false };
       return { ...this.failedFeature(prev, failure, prev?.hash), featureID: HELM_FEATURE };
+    }
+    const errors = reports.filter((r) => r.error).map((r) => r.error!);
+    if (errors.length > 0) {
+      const message = `DryRun: ${errors.join('\n')}`;
+      if (prev?.failureMessage !== message) record(this.c, p.raw, 'Warning', 'HelmChartFailed', message);
+      return { ...this.failedFeature(prev, { message, reason: 'HelmChartFailed', nonRetriable: false }, prev?.hash), featureID: HELM_FEATURE };
     }
     // Its own hash: leaving DryRun must not look like "already deployed" to the quiet check of deployHelm.
     const hash = hexToBase64(sha256Hex(`DryRun|${this.helm.inputsHash(spec, cs.spec.clusterNamespace, entry.object)}`));

@@ -206,6 +206,9 @@ test('DryRun: the ClusterReport says per release what would happen; nothing is i
   await kc(['--context', 'mgmt', 'apply', '-f', '-'], profileYaml({ name: 'preview', release: 'dry', syncMode: 'DryRun', version: '7.7.7' }));
   const bad = await eventually(reports, (r) => /7\.7\.7/.test(r[0]?.message ?? ''), { timeoutMs: 30_000, message: 'a report naming the missing version' });
   assert.match(bad[0]!.message ?? '', /cannot evaluate: chart r\/app@7\.7\.7/);
+  const feature = await eventually(() => summaryOf('preview'), (s) => helmFeature(s)?.status === 'Failed', { message: 'Helm Failed in DryRun' });
+  assert.match(helmFeature(feature)?.failureMessage ?? '', /^DryRun: chart r\/app@7\.7\.7 \(release dry\/dry\): .*7\.7\.7/);
+  assert.ok((await events('HelmChartFailed')).some((e) => /^DryRun: chart r\/app@7\.7\.7/.test(e.message)));
   assert.equal(await history('dry'), '1:deployed');
 
   await kc(['--context', 'mgmt', 'delete', 'clusterprofile', 'preview', '--wait=false']);
@@ -260,4 +263,23 @@ test('a failing upgrade is retried with backoff into the same failed revision (n
   assert.equal((await configMap('again', 'again-config'))?.data?.chart, '0.2.0');
   await kc(['--context', 'mgmt', 'delete', 'clusterprofile', 'retry', '--wait=false']);
   await eventually(() => history('again'), (h) => h === '', { timeoutMs: 30_000, message: 'again uninstalled' });
+});
+
+test('a release stuck in pending-upgrade over a deployed revision: the lock is marked failed after recoverAfterConsecutiveFailures and the upgrade goes on', { timeout: 120_000 }, async () => {
+  await kc(['--context', 'mgmt', 'apply', '-f', '-'], profileYaml({ name: 'midway', release: 'midway' }));
+  await eventually(() => history('midway'), (h) => h === '1:deployed', { timeoutMs: 30_000, message: 'midway installed' });
+  // A `helm upgrade` killed mid-way: revision 2 pending-upgrade, revision 1 still deployed.
+  const [v1] = await records('midway');
+  const stuck = { ...v1!, version: 2, info: { ...v1!.info!, status: 'pending-upgrade' as const, description: 'Preparing upgrade' }, manifest: `${v1!.manifest}# killed\n` };
+  await kc(['--context', 'cluster-a', 'apply', '-f', '-'], JSON.stringify(releaseSecret(stuck, { op: 'create', nowUnix: 1_767_225_600 })));
+  await kc(['--context', 'mgmt', 'apply', '-f', '-'], profileYaml({ name: 'midway', release: 'midway', owner: 'after-crash', extra: '    options:\n      installOptions:\n        recoverAfterConsecutiveFailures: 2\n' }));
+  await eventually(() => configMap('midway', 'midway-config'), (c) => c?.data?.owner === 'after-crash', { timeoutMs: 60_000, message: 'midway upgraded after the recovery' });
+  // maxHistory 2: the failed (formerly pending) record is pruned when revision 3 is added; the deployed one stays.
+  await eventually(() => history('midway'), (h) => h === '1:superseded,3:deployed', { timeoutMs: 30_000, message: 'revision 3 deployed' });
+  const failures = (await events('HelmChartFailed')).map((e) => e.message).join('\n');
+  assert.match(failures, /chart r\/app@0\.1\.0 \(release midway\/midway\): release midway\/midway revision 2 is pending-upgrade .*failure 1 of 2/);
+  const recovered = (await events('HelmReleaseRecovered')).map((e) => e.message).join('\n');
+  assert.match(recovered, /release midway\/midway revision 2 was stuck in pending-upgrade: marked failed after 1 consecutive failure\(s\) and upgraded from the deployed revision/);
+  await kc(['--context', 'mgmt', 'delete', 'clusterprofile', 'midway', '--wait=false']);
+  await eventually(() => history('midway'), (h) => h === '', { timeoutMs: 30_000, message: 'midway uninstalled' });
 });
