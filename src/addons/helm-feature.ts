@@ -42,6 +42,7 @@ import {
 } from '../helm/index.js';
 import { errorMessage, isAlreadyExists, isNotFound, type KubeClient, type KubeObject } from '../kube/index.js';
 import { goJSON, sha256Hex } from './stamp.js';
+import { containsDesired } from './diff.js';
 import type { AddonContext } from './context.js';
 import type { PolicyRenderer } from './render.js';
 import type { GoStruct } from '../gotemplate/index.js';
@@ -336,8 +337,8 @@ export class HelmFeature {
     // Unchanged since the deployed revision: nothing to do (Sveltos' "NoAction"), unless drift asks for a repair.
     if (deployed && prep.unchanged) {
       const objects = p.track || p.repair ? await this.owned(client, parseObjects(deployed.manifest), name, namespace) : undefined;
-      if (p.repair) await this.applyAll(client, parseObjects(deployed.manifest), name, namespace);
-      return { chart, action: 'NoAction', revision: deployed.version, objects, repaired: p.repair, recovered };
+      const repaired = p.repair ? await this.repair(client, objects!, namespace) : 0;
+      return { chart, action: 'NoAction', revision: deployed.version, objects, repaired: repaired > 0, recovered };
     }
     const now = new Date(this.c.clock.now());
     const rel: Release = newRelease(name, namespace, revision);
@@ -390,6 +391,25 @@ export class HelmFeature {
     for (const [i, old] of history.entries()) if (superseded[i] !== old) await this.writeRecord(client, superseded[i]!, 'update');
     const objects = p.track ? await this.owned(client, parseObjects(manifest), name, namespace) : undefined;
     return { chart, action: isUpgrade ? 'Upgrade' : 'Install', revision, objects, recovered };
+  }
+
+  /**
+   * repair applies again, in install order, the objects of the deployed revision that are missing or no longer hold
+   * what was applied (drift); returns how many. Objects intact are left alone (a drift report can be our own upgrade).
+   */
+  private async repair(client: KubeClient, objects: KubeObject[], namespace: string): Promise<number> {
+    let n = 0;
+    for (const o of sortObjects(objects, INSTALL_ORDER)) {
+      const live = await client.getIfExists<KubeObject>(refOf(o, namespace));
+      if (live && containsDesired(live, o)) continue;
+      try {
+        await client.apply(o, { fieldManager: FIELD_MANAGER, force: true });
+      } catch (err) {
+        throw new HelmInstallError(`restoring ${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name} after drift: ${errorMessage(err)}`, { cause: err });
+      }
+      n++;
+    }
+    return n;
   }
 
   /** owned is the chart's objects as applyAll sends them (namespace defaulted, Helm's ownership metadata). */

@@ -172,6 +172,15 @@ test('ContinuousWithDriftDetection: an edited or deleted chart object is restore
   assert.equal(await history('drifty'), '1:deployed');
   assert.ok((await events('HelmDriftRepaired')).some((e) => /drifty\/drifty/.test(e.message)));
 
+  // An upgrade changes the tracked objects itself: that is not drift (no repair), and revision 2 is tracked next.
+  await kc(['--context', 'mgmt', 'apply', '-f', '-'], profileYaml({ name: 'drift', release: 'drifty', syncMode: 'ContinuousWithDriftDetection', version: '0.2.0' }));
+  await eventually(() => history('drifty'), (h) => h === '1:superseded,2:deployed', { timeoutMs: 30_000, message: 'drifty upgraded' });
+  await eventually(() => summaryOf('drift'), (s) => helmFeature(s)?.status === 'Provisioned', { message: 'drift Provisioned after the upgrade' });
+  await kc(['--context', 'cluster-a', '-n', 'drifty', 'delete', 'configmap', 'drifty-config']);
+  await eventually(() => configMap('drifty', 'drifty-config'), (c) => c?.data?.chart === '0.2.0', { timeoutMs: 30_000, message: 'revision 2 object restored' });
+  const rev2 = await eventually(async () => (await events('HelmDriftRepaired')).filter((e) => /revision 2 drifted/.test(e.message)), (e) => e.length > 0, { message: 'repair of revision 2 reported' });
+  assert.equal(rev2.reduce((n, e) => n + (e.count ?? 1), 0), 1, 'one repair: the deletion, not the upgrade');
+
   await kc(['--context', 'mgmt', 'delete', 'clusterprofile', 'drift', '--wait=false']);
   await eventually(() => history('drifty'), (h) => h === '', { timeoutMs: 30_000, message: 'drifty uninstalled' });
 });
