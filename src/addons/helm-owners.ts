@@ -43,12 +43,16 @@ export function conflictMessage(namespace: string, name: string, manager: Releas
   );
 }
 
-/** claimantsOf lists the ClusterSummaries (of one cluster) that list a release, deleted ones excluded. */
+/**
+ * claimantsOf lists the ClusterSummaries (of one cluster) that list a release, deleted ones and DryRun ones excluded
+ * (a DryRun profile never changes the cluster: it neither manages a release nor takes one over).
+ */
 export function claimantsOf(summaries: readonly ClusterSummary[], namespace: string, name: string, profileOf: (cs: ClusterSummary) => string): ReleaseClaimant[] {
   const out: ReleaseClaimant[] = [];
   for (const cs of summaries) {
     if (cs.metadata.deletionTimestamp) continue;
     const spec = cs.spec?.clusterProfileSpec;
+    if (spec?.syncMode === 'DryRun') continue;
     const lists = (spec?.helmCharts ?? []).some((h: HelmChart) => h.releaseNamespace === namespace && h.releaseName === name);
     if (!lists) continue;
     const managing = (cs.status?.helmReleaseSummaries ?? []).some((h) => h.releaseNamespace === namespace && h.releaseName === name && h.status === 'Managing');

@@ -383,6 +383,7 @@ export class SummaryReconciler {
       const claimants = claimantsOf(all, h.releaseNamespace, h.releaseName, profileOf);
       const manager = decideManager(claimants, this.releaseManagers.get(rk), p.key);
       if (!manager || manager.summary === p.key) {
+        if (p.spec.syncMode === 'DryRun') continue; // reported, never managed
         const old = this.releaseManagers.set(rk, p.key);
         if (old && old !== p.key) wake([old]);
         continue;
