@@ -128,8 +128,12 @@ test('tier: two profiles list one release — the lower tier manages it, the oth
   await eventually(() => summaryOf('first'), (s) => helmFeature(s)?.status === 'Provisioned', { message: 'first Provisioned' });
 
   // A higher tier: Conflict, named in status and an Event; the release is untouched.
-  await kc(['--context', 'mgmt', 'apply', '-f', '-'], profileYaml({ name: 'second', release: 'shared', tier: 200 }));
+  // (second also lists a release of its own: the conflict does not stop it)
+  const solo = `  - repositoryURL: ${repo.url}\n    repositoryName: r\n    chartName: r/app\n    chartVersion: 0.1.0\n    releaseName: solo\n    releaseNamespace: solo\n`;
+  await kc(['--context', 'mgmt', 'apply', '-f', '-'], profileYaml({ name: 'second', release: 'shared', tier: 200, extra: solo }));
   const lost = await eventually(() => summaryOf('second'), (s) => s?.helmReleaseSummaries?.[0]?.status === 'Conflict', { timeoutMs: 30_000, message: 'second reports Conflict' });
+  await eventually(() => history('solo'), (h) => h === '1:deployed', { timeoutMs: 30_000, message: 'solo installed by second despite the conflict' });
+  assert.equal((await summaryOf('second'))?.helmReleaseSummaries?.[1]?.status, 'Managing');
   assert.match(lost?.helmReleaseSummaries?.[0]?.conflictMessage ?? '', /cannot manage chart shared\/shared\. ClusterSummary cluster-a\/\S+ \(ClusterProfile\/first, tier 100\) managing it/);
   assert.equal(helmFeature(lost)?.status, 'Failed');
   assert.equal(helmFeature(lost)?.failureReason, 'ConflictError');
@@ -157,6 +161,7 @@ test('tier: two profiles list one release — the lower tier manages it, the oth
   await eventually(() => configMap('shared', 'shared-config'), (c) => c?.data?.owner === 'second', { timeoutMs: 30_000, message: 'second took shared over' });
   await kc(['--context', 'mgmt', 'delete', 'clusterprofile', 'second', '--wait=false']);
   await eventually(() => history('shared'), (h) => h === '', { timeoutMs: 30_000, message: 'shared uninstalled by its last manager' });
+  await eventually(() => history('solo'), (h) => h === '', { timeoutMs: 30_000, message: 'solo uninstalled' });
 });
 
 test('ContinuousWithDriftDetection: an edited or deleted chart object is restored', { timeout: 120_000 }, async () => {
