@@ -23,7 +23,12 @@ export interface TrackedObject {
   expected: KubeObject;
   /** The `projectsveltos.io/clustersummary` stamp we wrote: another value means someone else owns it now. */
   clusterSummary: string;
+  /** Not labelled `projectsveltos.io/reason` (Helm chart objects): watched through an unfiltered informer. */
+  unlabelled?: boolean;
 }
+
+/** watchKey names one informer subscription: cluster, kind, and `*` for an unfiltered one. */
+const watchKey = (o: { cluster: string; apiVersion: string; kind: string; unlabelled?: boolean }) => `${o.cluster}|${o.apiVersion}|${o.kind}${o.unlabelled ? '|*' : ''}`;
 
 /** LOCAL is the tracking key of the management cluster. */
 export const LOCAL = 'local';
@@ -70,7 +75,7 @@ export class DriftWatcher {
       const k = objKey(o.cluster, o.apiVersion, o.kind, o.namespace, o.name);
       this.tracked.set(k, { summary, obj: o });
       keys.push(k);
-      watches.add(`${o.cluster}|${o.apiVersion}|${o.kind}`);
+      watches.add(watchKey(o));
     }
     this.bySummary.set(summary, { hash, keys, watches });
     for (const w of prev?.watches ?? []) if (!watches.has(w)) this.releaseWatch(w, summary);
@@ -79,7 +84,7 @@ export class DriftWatcher {
     for (const k of keys) {
       const t = this.tracked.get(k);
       if (!t) continue;
-      const view = this.watches.get(`${t.obj.cluster}|${t.obj.apiVersion}|${t.obj.kind}`)?.sub?.informer;
+      const view = this.watches.get(watchKey(t.obj))?.sub?.informer;
       if (!view?.hasSynced()) continue;
       const live = view.cache.get(t.obj.namespace, t.obj.name);
       if (!live) this.onDrift(summary, `${t.obj.kind} ${t.obj.namespace ?? ''}/${t.obj.name} is missing`);
@@ -123,7 +128,7 @@ export class DriftWatcher {
     this.watches.set(w, watched);
     const cur = watched;
     cur.pending = (async () => {
-      const [cluster, apiVersion, kind] = w.split('|');
+      const [cluster, apiVersion, kind, all] = w.split('|');
       let factory: InformerFactory;
       try {
         factory = cluster === LOCAL ? this.mgmtInformers : await this.registry.informers(cluster);
@@ -134,7 +139,7 @@ export class DriftWatcher {
       }
       if (this.stopped || this.watches.get(w) !== cur) return;
       cur.sub = factory.subscribe<KubeObject>(
-        { apiVersion, kind, labelSelector: Labels.reason },
+        { apiVersion, kind, labelSelector: all === '*' ? undefined : Labels.reason },
         {
           onAdd: (o) => this.onEvent(cluster, o, false),
           onUpdate: (_old, o) => this.onEvent(cluster, o, false),

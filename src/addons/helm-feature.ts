@@ -14,7 +14,7 @@
 // upgrade.go, uninstall.go, hooks.go
 import { parseAllDocuments } from 'yaml';
 import type { ClusterProfileSpec, HelmChart } from '../api/index.js';
-import { ChartCache, credentialsFromSecret, fetchChart, isChartSourceError, type ChartSpec } from '../charts/index.js';
+import { ChartCache, ChartFetcher, credentialsFromSecret, isChartSourceError, type ChartSpec } from '../charts/index.js';
 import { readFileSync } from 'node:fs';
 import {
   HelmError,
@@ -42,6 +42,7 @@ import {
 } from '../helm/index.js';
 import { errorMessage, isAlreadyExists, isNotFound, type KubeClient, type KubeObject } from '../kube/index.js';
 import { goJSON, sha256Hex } from './stamp.js';
+import { containsDesired } from './diff.js';
 import type { AddonContext } from './context.js';
 import type { PolicyRenderer } from './render.js';
 import type { GoStruct } from '../gotemplate/index.js';
@@ -51,6 +52,7 @@ export const HELM_FEATURE = 'Helm' as const;
 const FIELD_MANAGER = 'helm';
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_MAX_HISTORY = 2;
+const DEFAULT_RECOVER_AFTER = 5;
 
 /** HelmReleaseSummary is one entry of ClusterSummary status.helmReleaseSummaries. */
 export interface HelmReleaseSummary {
@@ -72,6 +74,25 @@ export interface HelmChartResult {
   error?: string;
   /** transient: worth a retry with backoff (unreachable repository or cluster), as opposed to bad input. */
   transient?: boolean;
+  /** Another ClusterSummary manages the release (lower tier, or first): nothing was done (helm-owners.ts). */
+  conflict?: string;
+  /** The chart's objects as applied (with Helm's ownership metadata): what drift detection compares against. */
+  objects?: KubeObject[];
+  /** Drift repair: the deployed revision's objects were applied again (no new revision). */
+  repaired?: boolean;
+  /** A release stuck in pending-* or never installed was recovered (recoverAfterConsecutiveFailures): how. */
+  recovered?: string;
+}
+
+/** ReleaseReport is one ClusterReport status.releaseReports entry (what DryRun would do to a release). */
+export interface ReleaseReport {
+  chartName: string;
+  chartVersion: string;
+  releaseNamespace: string;
+  action: 'No Action' | 'Install' | 'Upgrade' | 'Delete' | 'Conflict' | 'Update Values';
+  message?: string;
+  /** The chart could not be evaluated (not part of the ClusterReport: status and an Event say it). */
+  error?: string;
 }
 
 /**
@@ -109,7 +130,17 @@ export interface HelmPass {
   /** Template data for values (renderer.dataFor of the pass). */
   data: GoStruct;
   /** Releases the previous pass managed (status.helmReleaseSummaries), to uninstall those no longer listed. */
-  previous: readonly { releaseName?: string; releaseNamespace?: string }[];
+  previous: readonly { releaseName?: string; releaseNamespace?: string; status?: string }[];
+  /** The ClusterSummary (`namespace/name`): consecutive failures are counted per ClusterSummary and release. */
+  owner?: string;
+  /** Releases (`namespace/name`) another ClusterSummary manages: reported as conflicts, left alone. */
+  conflicts?: ReadonlyMap<string, string>;
+  /** Releases (`namespace/name`) no longer listed here that another ClusterSummary takes over: not uninstalled. */
+  handover?: ReadonlySet<string>;
+  /** Drift was seen: apply the deployed revision's objects again even when nothing changed. */
+  repair?: boolean;
+  /** Return the applied objects (drift detection tracks them). */
+  track?: boolean;
 }
 
 /** HelmFeature deploys and withdraws the Helm charts of ClusterSummaries. */
@@ -117,8 +148,28 @@ export class HelmFeature {
   constructor(
     private readonly c: AddonContext,
     private readonly renderer: PolicyRenderer,
-    private readonly cache: ChartCache,
-  ) {}
+    cache: ChartCache,
+  ) {
+    this.fetcher = new ChartFetcher(cache);
+  }
+
+  /** Concurrent passes for one chart (a profile fanning out to a fleet) share one index fetch and one download. */
+  private readonly fetcher: ChartFetcher;
+  /** Charts read from the digest-addressed cache, by path (the same archive is not parsed once per cluster). */
+  private readonly loaded = new Map<string, ReturnType<typeof loadChartArchive>>();
+
+  private load(path: string): ReturnType<typeof loadChartArchive> {
+    let c = this.loaded.get(path);
+    if (!c) {
+      c = loadChartArchive(new Uint8Array(readFileSync(path)));
+      if (this.loaded.size >= 32) this.loaded.delete(this.loaded.keys().next().value!);
+      this.loaded.set(path, c);
+    }
+    return c;
+  }
+
+  /** Consecutive failed passes per ClusterSummary and release (`owner|namespace/name`), reset by a success. */
+  private readonly failures = new Map<string, number>();
 
   /**
    * inputsHash fingerprints what a Helm pass depends on in the management cluster — the charts, the valuesFrom
@@ -141,31 +192,98 @@ export class HelmFeature {
     const out: HelmChartResult[] = [];
     const listed = new Set<string>();
     for (const chart of p.spec.helmCharts ?? []) {
-      listed.add(`${chart.releaseNamespace}/${chart.releaseName}`);
+      const rel = `${chart.releaseNamespace}/${chart.releaseName}`;
+      listed.add(rel);
+      const conflict = p.conflicts?.get(rel);
+      if (conflict) {
+        out.push({ chart, action: 'NoAction', conflict });
+        continue;
+      }
+      const counter = `${p.owner ?? ''}|${rel}`;
       try {
         if (chart.helmChartAction === 'Uninstall') {
           const done = await this.uninstall(p.client, chart.releaseName, chart.releaseNamespace, chart);
           out.push({ chart, action: done ? 'Uninstall' : 'NoAction' });
-        } else out.push(await this.install(p, chart));
+        } else out.push(await this.install(p, chart, this.failures.get(counter) ?? 0));
+        this.failures.delete(counter);
       } catch (err) {
+        this.failures.set(counter, (this.failures.get(counter) ?? 0) + 1);
         out.push({ chart, action: 'NoAction', error: describeFailure(chart, err), transient: isTransient(err) });
         // Sveltos deploys charts in order and stops at the first failure (later charts may depend on it).
         break;
       }
     }
     for (const prev of p.previous) {
-      if (!prev.releaseName || !prev.releaseNamespace || listed.has(`${prev.releaseNamespace}/${prev.releaseName}`)) continue;
+      if (!prev.releaseName || !prev.releaseNamespace) continue;
+      const rel = `${prev.releaseNamespace}/${prev.releaseName}`;
+      // Only what this ClusterSummary managed is uninstalled, and not when another one takes it over.
+      if (listed.has(rel) || prev.status === 'Conflict' || p.handover?.has(rel)) continue;
       await this.uninstall(p.client, prev.releaseName, prev.releaseNamespace, undefined);
     }
     return out;
   }
 
-  /** withdraw uninstalls every release of the spec (the ClusterSummary goes away). */
-  async withdraw(client: KubeClient, spec: ClusterProfileSpec, previous: HelmPass['previous']): Promise<void> {
-    const seen = new Set<string>();
+  /** forgetFailures drops the consecutive-failure counts of a ClusterSummary that went away. */
+  forgetFailures(owner: string): void {
+    for (const k of [...this.failures.keys()]) if (k.startsWith(`${owner}|`)) this.failures.delete(k);
+  }
+
+  /**
+   * dryRun reports, per chart, what a pass would do (ClusterReport status.releaseReports): Install, Upgrade (another
+   * chart version), Update Values (same version, other values or objects), Delete, Conflict or No Action, with the
+   * objects that would be created, changed or deleted. Nothing is written to the cluster.
+   */
+  async dryRun(p: HelmPass): Promise<ReleaseReport[]> {
+    const out: ReleaseReport[] = [];
+    for (const chart of p.spec.helmCharts ?? []) {
+      const base = { chartName: chart.chartName || chart.releaseName, chartVersion: chart.chartVersion || '*', releaseNamespace: chart.releaseNamespace };
+      const rel = `${chart.releaseNamespace}/${chart.releaseName}`;
+      const conflict = p.conflicts?.get(rel);
+      if (conflict) {
+        out.push({ ...base, action: 'Conflict', message: conflict });
+        continue;
+      }
+      try {
+        const history = await this.history(p.client, chart.releaseName, chart.releaseNamespace);
+        const last = lastRelease(history);
+        const installed = last && statusOf(last) !== 'uninstalled' ? last : undefined;
+        if (chart.helmChartAction === 'Uninstall') {
+          out.push({ ...base, action: installed ? 'Delete' : 'No Action', ...(installed ? { message: `release ${rel} revision ${installed.version} would be uninstalled` } : {}) });
+          continue;
+        }
+        const prep = await this.prepare(p, chart, history);
+        const version = prep.loaded.metadata?.version ?? '';
+        const after = parseObjects(prep.manifest);
+        if (!prep.deployed) {
+          out.push({ ...base, chartVersion: version, action: 'Install', message: `revision ${prep.revision}: ${describeObjects('create', after, chart.releaseNamespace)}` });
+          continue;
+        }
+        const before = parseObjects(prep.deployed.manifest);
+        const changes = objectChanges(before, after, chart.releaseNamespace);
+        const was = prep.deployed.chart?.metadata?.version ?? '';
+        if (was !== version) out.push({ ...base, chartVersion: version, action: 'Upgrade', message: `Current version: ${was}. Would move to version: ${version}. ${changes}` });
+        else if (prep.unchanged) out.push({ ...base, chartVersion: version, action: 'No Action', message: `Already managing this chart (revision ${prep.deployed.version})` });
+        else out.push({ ...base, chartVersion: version, action: 'Update Values', message: `values ${goJSON(prep.deployed.config) === goJSON(prep.values) ? 'unchanged' : 'changed'}. ${changes}` });
+      } catch (err) {
+        const error = describeFailure(chart, err);
+        out.push({ ...base, action: 'No Action', message: `cannot evaluate: ${error}`, error });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * withdraw uninstalls every release of the spec (the ClusterSummary goes away), except those in `skip`: managed
+   * by another ClusterSummary, or handed over to one that lists them too.
+   */
+  async withdraw(client: KubeClient, spec: ClusterProfileSpec, previous: HelmPass['previous'], skip: ReadonlySet<string> = new Set()): Promise<void> {
+    const seen = new Set<string>(skip);
+    for (const r of previous) if (r.status === 'Conflict') seen.add(`${r.releaseNamespace}/${r.releaseName}`);
     // Reverse order: a chart installed after another may depend on it.
     for (const chart of [...(spec.helmCharts ?? [])].reverse()) {
-      seen.add(`${chart.releaseNamespace}/${chart.releaseName}`);
+      const rel = `${chart.releaseNamespace}/${chart.releaseName}`;
+      if (seen.has(rel)) continue;
+      seen.add(rel);
       await this.uninstall(client, chart.releaseName, chart.releaseNamespace, chart);
     }
     for (const prev of previous) {
@@ -177,33 +295,50 @@ export class HelmFeature {
   // ---------------------------------------------------------------------------------------------------------------
   // install / upgrade
 
-  private async install(p: HelmPass, chart: HelmChart): Promise<HelmChartResult> {
-    const { client } = p;
+  /**
+   * prepare is the read-only part of an install/upgrade: values, chart, render, and how it compares with the
+   * deployed revision. A retry of a failed revision with the same chart, values and objects reuses that revision
+   * (`retry`) instead of adding a failed record on every backoff retry.
+   */
+  private async prepare(p: HelmPass, chart: HelmChart, history: Release[]) {
     const name = chart.releaseName;
     const namespace = chart.releaseNamespace;
     const opts = chart.options ?? {};
-    const history = await this.history(client, name, namespace);
-    const pending = pendingOperation(history);
-    if (pending) {
-      // A crashed install/upgrade leaves its record pending; Helm refuses until it is resolved. We mark it failed
-      // (what a retried `helm upgrade` after `helm rollback` amounts to) so the release can move on.
-      const failed = withInfo(pending, { status: 'failed', description: `${pending.info?.description ?? ''}; marked failed by Ripple: the operation did not finish` });
-      await this.writeRecord(client, failed, 'update');
-      history[history.indexOf(pending)] = failed;
-    }
     const deployed = deployedRelease(history);
     const live = history.filter((r) => statusOf(r) !== 'uninstalled' && statusOf(r) !== 'failed');
     const isUpgrade = deployed !== undefined || live.length > 0;
     const values = this.values(p, chart);
-    const fetched = await fetchChart(await this.chartSpec(p, chart), this.cache);
-    const loaded = loadChartArchive(new Uint8Array(readFileSync(fetched.path)));
+    const fetched = await this.fetcher.fetch(await this.chartSpec(p, chart));
+    const loaded = this.load(fetched.path);
+    const manifestOf = (r: RenderedChart) => r.manifests.map((m) => `---\n# Source: ${m.name}\n${m.content}\n`).join('');
+    const same = (r: Release | undefined, manifest: string) => r !== undefined && r.manifest === manifest && goJSON(r.config) === goJSON(values) && r.chart?.metadata?.version === loaded.metadata?.version;
+    const last = lastRelease(history);
+    if (last && statusOf(last) === 'failed') {
+      const again = this.render(loaded, values, name, namespace, last.version, isUpgrade, opts.skipSchemaValidation);
+      const manifest = manifestOf(again);
+      if (same(last, manifest)) return { deployed, isUpgrade, values, loaded, rendered: again, manifest, revision: last.version, retry: true, unchanged: false };
+    }
     const revision = nextRevision(history);
     const rendered = this.render(loaded, values, name, namespace, revision, isUpgrade, opts.skipSchemaValidation);
-    const manifest = rendered.manifests.map((m) => `---\n# Source: ${m.name}\n${m.content}\n`).join('');
-    const valuesHash = sha256Hex(goJSON(values));
-    // Unchanged since the deployed revision: nothing to do (Sveltos' "NoAction").
-    if (deployed && deployed.manifest === manifest && goJSON(deployed.config) === goJSON(values) && deployed.chart?.metadata?.version === loaded.metadata?.version) {
-      return { chart, action: 'NoAction', revision: deployed.version };
+    const manifest = manifestOf(rendered);
+    return { deployed, isUpgrade, values, loaded, rendered, manifest, revision, retry: false, unchanged: same(deployed, manifest) };
+  }
+
+  private async install(p: HelmPass, chart: HelmChart, failures: number): Promise<HelmChartResult> {
+    const { client } = p;
+    const name = chart.releaseName;
+    const namespace = chart.releaseNamespace;
+    const opts = chart.options ?? {};
+    let history = await this.history(client, name, namespace);
+    const recovered = await this.recover(client, chart, history, failures);
+    if (recovered) history = await this.history(client, name, namespace);
+    const prep = await this.prepare(p, chart, history);
+    const { deployed, isUpgrade, values, loaded, rendered, manifest, revision } = prep;
+    // Unchanged since the deployed revision: nothing to do (Sveltos' "NoAction"), unless drift asks for a repair.
+    if (deployed && prep.unchanged) {
+      const objects = p.track || p.repair ? await this.owned(client, parseObjects(deployed.manifest), name, namespace) : undefined;
+      const repaired = p.repair ? await this.repair(client, objects!, namespace) : 0;
+      return { chart, action: 'NoAction', revision: deployed.version, objects, repaired: repaired > 0, recovered };
     }
     const now = new Date(this.c.clock.now());
     const rel: Release = newRelease(name, namespace, revision);
@@ -222,10 +357,11 @@ export class HelmFeature {
     if (opts.labels) rel.labels = { ...opts.labels };
     if (opts.description) rel.info.description = opts.description;
     if (opts.installOptions?.createNamespace !== false) await this.ensureNamespace(client, namespace);
-    // Storage.Create: the least recent records go first, keeping maxHistory including the new one.
+    // Storage.Create: the least recent records go first, keeping maxHistory including the new one. A retry of the
+    // same failed revision rewrites that record (no new one: backoff retries do not pile up failed revisions).
     const maxHistory = opts.upgradeOptions?.maxHistory ?? DEFAULT_MAX_HISTORY;
-    for (const v of planHistoryPruning(history, maxHistory)) await deleteIfExists(client, { apiVersion: 'v1', kind: 'Secret', namespace, name: releaseSecretName(name, v) });
-    await this.writeRecord(client, rel, 'create');
+    if (!prep.retry) for (const v of planHistoryPruning(history, maxHistory)) await deleteIfExists(client, { apiVersion: 'v1', kind: 'Secret', namespace, name: releaseSecretName(name, v) });
+    await this.writeRecord(client, rel, prep.retry ? 'update' : 'create');
     const timeoutMs = parseGoDuration(opts.timeout) ?? DEFAULT_TIMEOUT_MS;
     const hooksOff = opts.disableHooks || (isUpgrade ? opts.upgradeOptions?.disableHooks : opts.installOptions?.disableHooks);
     try {
@@ -253,8 +389,64 @@ export class HelmFeature {
     await this.writeRecord(client, rel, 'update');
     const superseded = history.map((r) => (statusOf(r) === 'deployed' ? withInfo(r, { status: 'superseded' }) : r));
     for (const [i, old] of history.entries()) if (superseded[i] !== old) await this.writeRecord(client, superseded[i]!, 'update');
-    void valuesHash;
-    return { chart, action: isUpgrade ? 'Upgrade' : 'Install', revision };
+    const objects = p.track ? await this.owned(client, parseObjects(manifest), name, namespace) : undefined;
+    return { chart, action: isUpgrade ? 'Upgrade' : 'Install', revision, objects, recovered };
+  }
+
+  /**
+   * repair applies again, in install order, the objects of the deployed revision that are missing or no longer hold
+   * what was applied (drift); returns how many. Objects intact are left alone (a drift report can be our own upgrade).
+   */
+  private async repair(client: KubeClient, objects: KubeObject[], namespace: string): Promise<number> {
+    let n = 0;
+    for (const o of sortObjects(objects, INSTALL_ORDER)) {
+      const live = await client.getIfExists<KubeObject>(refOf(o, namespace));
+      if (live && containsDesired(live, o)) continue;
+      try {
+        await client.apply(o, { fieldManager: FIELD_MANAGER, force: true });
+      } catch (err) {
+        throw new HelmInstallError(`restoring ${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name} after drift: ${errorMessage(err)}`, { cause: err });
+      }
+      n++;
+    }
+    return n;
+  }
+
+  /** owned is the chart's objects as applyAll sends them (namespace defaulted, Helm's ownership metadata). */
+  private async owned(client: KubeClient, objects: KubeObject[], name: string, namespace: string): Promise<KubeObject[]> {
+    return Promise.all(objects.map((o) => withOwnership(client, o, name, namespace)));
+  }
+
+  /**
+   * recover unblocks a release a crashed process left behind, as Sveltos' installOptions.recoverAfterConsecutiveFailures
+   * allows: a release locked in pending-install/-upgrade/-rollback fails the pass (Helm's "another operation is in
+   * progress") until it has failed that many times in a row (default 5, with backoff between the passes: a live
+   * `helm` command has time to finish); then a release that was never deployed is uninstalled (its objects and
+   * records) and installed again, and one that was deployed before has the pending record marked failed, so the
+   * upgrade goes on from the deployed revision. A never-deployed release whose installs keep failing is uninstalled
+   * likewise before retrying. Returns what was done, or undefined.
+   */
+  private async recover(client: KubeClient, chart: HelmChart, history: Release[], failures: number): Promise<string | undefined> {
+    const name = chart.releaseName;
+    const namespace = chart.releaseNamespace;
+    const set = (chart.options?.installOptions as { recoverAfterConsecutiveFailures?: unknown } | undefined)?.recoverAfterConsecutiveFailures;
+    const limit = typeof set === 'number' ? set : DEFAULT_RECOVER_AFTER;
+    const pending = pendingOperation(history);
+    const everDeployed = history.some((r) => statusOf(r) === 'deployed' || statusOf(r) === 'superseded');
+    if (pending && failures + 1 < limit) {
+      throw new HelmPendingError(
+        `release ${namespace}/${name} revision ${pending.version} is ${statusOf(pending)} (since ${pending.info?.lastDeployed || 'unknown'}): another operation (install/upgrade/rollback) is in progress, or the process running it stopped mid-way; failure ${failures + 1} of ${limit} before Ripple recovers it (options.installOptions.recoverAfterConsecutiveFailures)`,
+      );
+    }
+    if (!pending && (everDeployed || failures < limit || history.length === 0 || statusOf(lastRelease(history)!) === 'uninstalled')) return undefined;
+    if (!everDeployed) {
+      const what = pending ? `${statusOf(pending)} revision ${pending.version}` : `failed revision ${lastRelease(history)!.version}`;
+      await this.uninstall(client, name, namespace, { ...chart, options: { ...chart.options, disableHooks: true, uninstallOptions: { ...chart.options?.uninstallOptions, keepHistory: false } } });
+      return `release ${namespace}/${name} was never deployed and its ${what} blocked it ${failures} time(s) in a row: uninstalled the stale release and installed again (recoverAfterConsecutiveFailures ${limit})`;
+    }
+    const failed = withInfo(pending!, { status: 'failed', description: `${pending!.info?.description ?? ''}; marked failed by Ripple: the operation did not finish (${statusOf(pending!)} after ${failures} consecutive failure(s))` });
+    await this.writeRecord(client, failed, 'update');
+    return `release ${namespace}/${name} revision ${pending!.version} was stuck in ${statusOf(pending!)}: marked failed after ${failures} consecutive failure(s) and upgraded from the deployed revision (recoverAfterConsecutiveFailures ${limit})`;
   }
 
   /**
@@ -490,6 +682,11 @@ export class HelmValuesError extends Error {
   override readonly name = 'HelmValuesError';
 }
 
+/** HelmPendingError is a release locked by another (or a crashed) operation: retried with backoff, then recovered. */
+export class HelmPendingError extends Error {
+  override readonly name = 'HelmPendingError';
+}
+
 /** HelmInstallError is a failure while applying a release to the cluster. */
 export class HelmInstallError extends Error {
   override readonly name = 'HelmInstallError';
@@ -526,6 +723,23 @@ function releaseMetadata(m: NonNullable<ReturnType<typeof loadChartArchive>['met
 function describeFailure(chart: HelmChart, err: unknown): string {
   const what = `chart ${chart.chartName ?? ''}${chart.chartVersion ? `@${chart.chartVersion}` : ''} (release ${chart.releaseNamespace}/${chart.releaseName})`;
   return `${what}: ${errorMessage(err)}`;
+}
+
+/** describeObjects lists objects for a report: `create ConfigMap web/a, Service web/b`. */
+function describeObjects(verb: string, objs: readonly KubeObject[], namespace: string): string {
+  return objs.length === 0 ? 'no objects' : `${verb} ${objs.map((o) => `${o.kind} ${o.metadata.namespace ?? namespace}/${o.metadata.name}`).join(', ')}`;
+}
+
+/** objectChanges says which objects an upgrade would create, update and delete (by their rendered content). */
+function objectChanges(before: readonly KubeObject[], after: readonly KubeObject[], namespace: string): string {
+  const id = (o: KubeObject) => `${o.kind} ${o.metadata.namespace ?? namespace}/${o.metadata.name}`;
+  const was = new Map(before.map((o) => [id(o), goJSON(o)]));
+  const now = new Map(after.map((o) => [id(o), goJSON(o)]));
+  const created = [...now.keys()].filter((k) => !was.has(k));
+  const updated = [...now.keys()].filter((k) => was.has(k) && was.get(k) !== now.get(k));
+  const deleted = [...was.keys()].filter((k) => !now.has(k));
+  const parts = [created.length ? `create ${created.join(', ')}` : '', updated.length ? `update ${updated.join(', ')}` : '', deleted.length ? `delete ${deleted.join(', ')}` : ''].filter(Boolean);
+  return parts.length ? `Objects: ${parts.join('; ')}` : 'Objects unchanged';
 }
 
 function isTransient(err: unknown): boolean {

@@ -52,7 +52,8 @@ import { appliedDigest, comparable, groupOf, identityKey, identityOf, plan, plan
 import { fingerprint, KindWatcher, ReferenceIndex, refKey, type RefEntry } from './refs.js';
 import { PolicyRenderer } from './render.js';
 import { goJSON, sha256Hex, STAMP_ANNOTATIONS } from './stamp.js';
-import { HELM_FEATURE, HelmFeature, unhonouredOptions, type HelmChartResult } from './helm-feature.js';
+import { HELM_FEATURE, HelmFeature, unhonouredOptions, type HelmChartResult, type ReleaseReport } from './helm-feature.js';
+import { claimantsOf, conflictMessage, decideManager, releaseKey, ReleaseManagers } from './helm-owners.js';
 import { ChartCache } from '../charts/index.js';
 import { HealthGate, isHealthGated, LuaHost } from './health-feature.js';
 import { planRestarts, restartWorkloads } from './reloader.js';
@@ -93,6 +94,8 @@ interface Pass {
 }
 
 const RESOURCES = 'Resources';
+/** Suffix of the drift-tracking id of a ClusterSummary's Helm chart objects. */
+const HELM_DRIFT = '#helm';
 const hexToBase64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 
 /** isProvisioned is true when every feature the spec asks for is Provisioned. Go: isCluterSummaryProvisioned */
@@ -130,6 +133,8 @@ export class SummaryReconciler {
   readonly lua = new LuaHost();
   readonly health: HealthGate;
   readonly kustomize: KustomizeFeature;
+  /** Which ClusterSummary manages each Helm release of a cluster (tier conflicts, helm-owners.ts). */
+  private readonly releaseManagers = new ReleaseManagers();
 
   constructor(
     private readonly c: AddonContext,
@@ -152,7 +157,9 @@ export class SummaryReconciler {
     this.drift = new DriftWatcher(
       c.registry,
       c.mgmtInformers,
-      (summary, what) => {
+      (tracked, what) => {
+        // Helm chart objects are tracked under `key#helm` (their own set next to the Resources feature's).
+        const summary = tracked.endsWith(HELM_DRIFT) ? tracked.slice(0, -HELM_DRIFT.length) : tracked;
         if (!this.driftPending.has(summary)) {
           const [ns, name] = summary.split('/');
           c.log.debug({ summary, what }, 'configuration drift');
@@ -230,7 +237,10 @@ export class SummaryReconciler {
     let features = (status.featureSummaries ?? []).filter((f) => f.featureID === RESOURCES || f.featureID === HELM_FEATURE || f.featureID === KUSTOMIZE_FEATURE);
     // Helm charts first (Sveltos' order: a chart often installs the CRDs the profile's policies then use).
     let helmRequeue = false;
-    if (!waiting && spec.syncMode !== 'DryRun' && ((spec.helmCharts ?? []).length > 0 || (status.helmReleaseSummaries ?? []).length > 0)) {
+    if (!waiting && spec.syncMode === 'DryRun' && (spec.helmCharts ?? []).length > 0) {
+      const h = await this.dryRunHelm(pass, entry, status);
+      features = [...features.filter((f) => f.featureID !== HELM_FEATURE), h];
+    } else if (!waiting && spec.syncMode !== 'DryRun' && ((spec.helmCharts ?? []).length > 0 || (status.helmReleaseSummaries ?? []).length > 0)) {
       const h = await this.deployHelm(pass, entry, status);
       if (h.feature && (h.feature.status === 'Provisioned' || isHealthGated(h.feature))) h.feature = await this.gateHealth(pass, entry, h.feature, status);
       features = [...features.filter((f) => f.featureID !== HELM_FEATURE), ...(h.feature ? [h.feature] : [])];
@@ -325,7 +335,8 @@ export class SummaryReconciler {
     const prev = status.featureSummaries?.find((f) => f.featureID === HELM_FEATURE);
     const charts = spec.helmCharts ?? [];
     const hash = hexToBase64(this.helm.inputsHash(spec, cs.spec.clusterNamespace, entry.object));
-    if (charts.length > 0 && prev?.hash === hash && (prev.status === 'Provisioned' || isHealthGated(prev)) && !this.driftPending.has(p.key) && !this.forceFull.has(p.key)) return { feature: prev, requeue: false };
+    const drifting = spec.syncMode === 'ContinuousWithDriftDetection';
+    if (charts.length > 0 && prev?.hash === hash && (prev.status === 'Provisioned' || isHealthGated(prev)) && !this.driftPending.has(p.key) && !this.forceFull.has(p.key) && (!drifting || this.drift.trackedHash(p.key + HELM_DRIFT) === hash)) return { feature: prev, requeue: false };
     let client: KubeClient;
     try {
       client = await this.c.registry.client(entry.key);
@@ -338,17 +349,23 @@ export class SummaryReconciler {
       if (blocked) return { feature: blocked, requeue: false };
     }
     const data = this.renderer.dataFor({ cluster: entry.object, mgmtResources: {} });
+    const { conflicts, handover } = this.helmOwnership(p, entry, status);
+    const repair = this.driftPending.has(p.key);
     const t0 = performance.now();
-    const results = await this.helm.deploy({ spec, clusterNamespace: cs.spec.clusterNamespace, client, data, previous: status.helmReleaseSummaries ?? [] });
+    const results = await this.helm.deploy({ spec, clusterNamespace: cs.spec.clusterNamespace, client, data, previous: status.helmReleaseSummaries ?? [], owner: p.key, conflicts, handover, repair, track: drifting });
+    await this.trackHelm(p, entry, drifting, hash, results, repair);
     this.c.metrics?.deployDuration.observe({ feature: HELM_FEATURE }, (performance.now() - t0) / 1000);
     status.helmReleaseSummaries = charts
       .filter((h) => h.helmChartAction !== 'Uninstall')
       .map((h) => {
         const r = results.find((x) => x.chart === h);
+        const before = status.helmReleaseSummaries?.find((x) => x.releaseName === h.releaseName && x.releaseNamespace === h.releaseNamespace);
+        if (r?.conflict && before?.conflictMessage !== r.conflict) record(this.c, raw, 'Warning', 'HelmReleaseConflict', `chart ${h.chartName ?? ''} ${h.chartVersion ?? ''}: ${r.conflict}`);
         return {
           releaseName: h.releaseName,
           releaseNamespace: h.releaseNamespace,
-          status: 'Managing' as const,
+          status: r?.conflict ? ('Conflict' as const) : ('Managing' as const),
+          ...(r?.conflict ? { conflictMessage: r.conflict } : {}),
           ...(h.chartName ? { chartName: h.chartName } : {}),
           ...(h.chartVersion ? { chartVersion: h.chartVersion } : {}),
           ...(r?.error ? { failureMessage: r.error } : {}),
@@ -363,6 +380,12 @@ export class SummaryReconciler {
     }
     if (charts.length === 0) return { requeue: false };
     const failed = results.find((r) => r.error);
+    const conflict = results.find((r) => r.conflict);
+    if (!failed && conflict) {
+      // Sveltos: a release another profile manages fails the feature (retriable); the manager's withdrawal wakes us.
+      const failure = { message: results.filter((r) => r.conflict).map((r) => r.conflict).join('\n'), reason: 'ConflictError', nonRetriable: false };
+      return { feature: { ...this.failedFeature(prev, failure, prev?.hash), featureID: HELM_FEATURE }, requeue: false };
+    }
     if (failed) {
       const failure = { message: failed.error!, reason: 'HelmChartFailed', nonRetriable: !failed.transient };
       const feature = { ...this.failedFeature(prev, failure, prev?.hash), featureID: HELM_FEATURE };
@@ -375,8 +398,126 @@ export class SummaryReconciler {
     };
   }
 
+  /**
+   * helmOwnership decides, for each release this ClusterSummary lists, whether it manages it (helm-owners.ts):
+   * conflicts (release → message) for those another one manages; handover for releases it no longer lists that
+   * another one lists (they are not uninstalled); a ClusterSummary that lost or gained a release is re-queued.
+   */
+  private helmOwnership(p: Pass, entry: ClusterEntry, status: ClusterSummaryStatus): { conflicts: Map<string, string>; handover: Set<string> } {
+    const all = this.c.caches.summaries.cache.byIndex(CLUSTER_INDEX, entry.key) as unknown as ClusterSummary[];
+    const profileOf = (cs: ClusterSummary) => {
+      const o = profileOfSummary(cs);
+      return o ? `${o.kind}/${o.name}` : 'unknown profile';
+    };
+    const conflicts = new Map<string, string>();
+    const handover = new Set<string>();
+    const wake = (keys: readonly string[]) => {
+      for (const k of keys) {
+        if (k === p.key) continue;
+        this.forceFull.add(k);
+        this.enqueue(k);
+      }
+    };
+    for (const h of p.spec.helmCharts ?? []) {
+      const rk = releaseKey(entry.key, h.releaseNamespace, h.releaseName);
+      const claimants = claimantsOf(all, h.releaseNamespace, h.releaseName, profileOf);
+      const manager = decideManager(claimants, this.releaseManagers.get(rk), p.key);
+      if (!manager || manager.summary === p.key) {
+        if (p.spec.syncMode === 'DryRun') continue; // reported, never managed
+        const old = this.releaseManagers.set(rk, p.key);
+        if (old && old !== p.key) wake([old]);
+        continue;
+      }
+      if (this.releaseManagers.get(rk) === undefined || this.releaseManagers.get(rk) === p.key) this.releaseManagers.set(rk, manager.summary);
+      conflicts.set(`${h.releaseNamespace}/${h.releaseName}`, conflictMessage(h.releaseNamespace, h.releaseName, manager, claimants.find((c) => c.summary === p.key)));
+    }
+    const listed = new Set((p.spec.helmCharts ?? []).map((h) => `${h.releaseNamespace}/${h.releaseName}`));
+    for (const prev of status.helmReleaseSummaries ?? []) {
+      const rel = `${prev.releaseNamespace}/${prev.releaseName}`;
+      if (listed.has(rel) || !prev.releaseName || !prev.releaseNamespace) continue;
+      const rk = releaseKey(entry.key, prev.releaseNamespace, prev.releaseName);
+      this.releaseManagers.drop(rk, p.key);
+      const others = claimantsOf(all, prev.releaseNamespace, prev.releaseName, profileOf).filter((c) => c.summary !== p.key);
+      if (others.length > 0) handover.add(rel);
+      wake(others.map((c) => c.summary));
+    }
+    return { conflicts, handover };
+  }
+
+  /** releasesOthersList is what a withdrawing ClusterSummary must not uninstall: releases another one lists too. */
+  private releasesOthersList(p: Pass, entry: ClusterEntry | undefined): { skip: Set<string>; others: string[] } {
+    const skip = new Set<string>();
+    const others = new Set<string>();
+    if (!entry) return { skip, others: [] };
+    const all = (this.c.caches.summaries.cache.byIndex(CLUSTER_INDEX, entry.key) as unknown as ClusterSummary[]).filter((o) => `${o.metadata.namespace}/${o.metadata.name}` !== p.key);
+    const releases = [...(p.spec.helmCharts ?? []), ...(p.cs.status?.helmReleaseSummaries ?? [])];
+    for (const r of releases) {
+      if (!r.releaseName || !r.releaseNamespace) continue;
+      const claimants = claimantsOf(all, r.releaseNamespace, r.releaseName, () => '');
+      if (claimants.length === 0) continue;
+      skip.add(`${r.releaseNamespace}/${r.releaseName}`);
+      for (const c of claimants) others.add(c.summary);
+    }
+    return { skip, others: [...others] };
+  }
+
+  /** trackHelm (ContinuousWithDriftDetection) watches the chart objects of the releases deployed; else untracks. */
+  private async trackHelm(p: Pass, entry: ClusterEntry, drifting: boolean, hash: string, results: readonly HelmChartResult[], repaired: boolean): Promise<void> {
+    const id = p.key + HELM_DRIFT;
+    if (!drifting) return this.drift.untrack(id);
+    if (results.some((r) => r.error && !r.objects)) return; // keep tracking what the last good pass deployed
+    const objects: TrackedObject[] = results.flatMap((r) =>
+      (r.objects ?? []).map((o) => ({ cluster: entry.key, apiVersion: o.apiVersion!, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name, expected: o, clusterSummary: '', unlabelled: true })),
+    );
+    // Nothing written this pass: the caches are current, so drift that happened while Ripple was down shows now.
+    const wrote = repaired || results.some((r) => r.action !== 'NoAction');
+    await this.drift.track(id, hash, objects, !wrote);
+  }
+
+  /**
+   * dryRunHelm (syncMode DryRun) reports what the Helm feature would do per release in the ClusterReport
+   * (status.releaseReports) and changes nothing in the cluster.
+   */
+  private async dryRunHelm(p: Pass, entry: ClusterEntry, status: ClusterSummaryStatus): Promise<Feature> {
+    const { cs, spec } = p;
+    const prev = status.featureSummaries?.find((f) => f.featureID === HELM_FEATURE);
+    let reports: ReleaseReport[];
+    try {
+      const client = await this.c.registry.client(entry.key);
+      const { conflicts } = this.helmOwnership(p, entry, { ...status, helmReleaseSummaries: [] });
+      const data = this.renderer.dataFor({ cluster: entry.object, mgmtResources: {} });
+      reports = await this.helm.dryRun({ spec, clusterNamespace: cs.spec.clusterNamespace, client, data, previous: [], owner: p.key, conflicts });
+      await this.writeReleaseReports(p, reports.map(({ error: _e, ...r }) => r));
+    } catch (err) {
+      const failure = { message: `cluster ${entry.key}: ${errorMessage(err)}`, reason: 'DeploymentFailed', nonRetriable: false };
+      return { ...this.failedFeature(prev, failure, prev?.hash), featureID: HELM_FEATURE };
+    }
+    const errors = reports.filter((r) => r.error).map((r) => r.error!);
+    if (errors.length > 0) {
+      const message = `DryRun: ${errors.join('\n')}`;
+      if (prev?.failureMessage !== message) record(this.c, p.raw, 'Warning', 'HelmChartFailed', message);
+      return { ...this.failedFeature(prev, { message, reason: 'HelmChartFailed', nonRetriable: false }, prev?.hash), featureID: HELM_FEATURE };
+    }
+    // Its own hash: leaving DryRun must not look like "already deployed" to the quiet check of deployHelm.
+    const hash = hexToBase64(sha256Hex(`DryRun|${this.helm.inputsHash(spec, cs.spec.clusterNamespace, entry.object)}`));
+    return { featureID: HELM_FEATURE, status: 'Provisioned', hash, lastAppliedTime: prev?.lastAppliedTime ?? rfc3339(this.c.clock.now()) };
+  }
+
+  /** writeReleaseReports writes ClusterReport status.releaseReports (its own field manager: resourceReports stay). */
+  private async writeReleaseReports(p: Pass, releaseReports: readonly ReleaseReport[]): Promise<void> {
+    const { cs, profile, type } = p;
+    const name = clusterReportName(profile.kind, profile.name, type, cs.spec.clusterName);
+    const base = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterReport' };
+    const labels = { [AddonLabels.clusterName]: cs.spec.clusterName, [AddonLabels.clusterType]: type, [profileLabelKey(profile.kind)]: profile.name };
+    const fieldManager = `${this.c.fieldManager}-helm`;
+    await this.c.mgmt.apply({ ...base, metadata: { name, namespace: cs.spec.clusterNamespace, labels }, spec: { clusterNamespace: cs.spec.clusterNamespace, clusterName: cs.spec.clusterName } }, { fieldManager, force: true });
+    await this.c.mgmt.apply({ ...base, metadata: { name, namespace: cs.spec.clusterNamespace }, status: { releaseReports } }, { fieldManager, force: true, subresource: 'status' });
+  }
+
   private recordHelm(raw: KubeObject, r: HelmChartResult): void {
     const rel = `${r.chart.releaseNamespace}/${r.chart.releaseName}`;
+    if (r.recovered) record(this.c, raw, 'Warning', 'HelmReleaseRecovered', `chart ${r.chart.chartName ?? ''} ${r.chart.chartVersion ?? ''}: ${r.recovered}`);
+    if (r.repaired) record(this.c, raw, 'Normal', 'HelmDriftRepaired', `chart ${r.chart.chartName ?? ''}: the objects of release ${rel} revision ${r.revision} drifted and were applied again`);
     if (r.error) {
       record(this.c, raw, 'Warning', 'HelmChartFailed', r.error);
       this.c.metrics?.outcomes.inc({ feature: HELM_FEATURE, outcome: 'failed' });
@@ -391,6 +532,9 @@ export class SummaryReconciler {
   /** forget drops every in-memory record of a ClusterSummary that no longer exists. */
   private forget(key: string): void {
     this.index.forget(key);
+    this.drift.untrack(key + HELM_DRIFT);
+    this.releaseManagers.release(key);
+    this.helm.forgetFailures(key);
     this.kinds.forget(key);
     this.kustomize.forget(key);
     this.drift.untrack(key);
@@ -955,9 +1099,12 @@ export class SummaryReconciler {
       }
       const leave = spec.stopMatchingBehavior === 'LeavePolicies';
       this.drift.untrack(key);
+      this.drift.untrack(key + HELM_DRIFT);
+      const { skip, others } = this.releasesOthersList(p, entry);
       if (!leave && clients.Remote && ((spec.helmCharts ?? []).length > 0 || (cs.status?.helmReleaseSummaries ?? []).length > 0)) {
         try {
-          await this.helm.withdraw(clients.Remote, spec, cs.status?.helmReleaseSummaries ?? []);
+          // Releases another profile lists too are left to it (handed over, or never ours): it is woken below.
+          await this.helm.withdraw(clients.Remote, spec, cs.status?.helmReleaseSummaries ?? [], skip);
         } catch (err) {
           const message = `cannot uninstall the Helm releases from cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}: ${errorMessage(err)}`;
           record(this.c, raw, 'Warning', 'WithdrawFailed', message);
@@ -1014,6 +1161,11 @@ export class SummaryReconciler {
         record(this.c, raw, 'Normal', leave ? 'LeftInPlace' : 'Withdrawn', `${leave ? 'left in place (LeavePolicies), stamps removed from' : 'removed'} ${outcome.results.length} object(s) in cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}`);
       }
       if (entry) this.wakeConflicted(entry.key, key);
+      this.releaseManagers.release(key);
+      for (const o of others) {
+        this.forceFull.add(o);
+        this.enqueue(o);
+      }
       if (await this.deleteChecksBlock(p, 'postDeleteChecks')) return;
     }
     await this.deleteClusterReport(p);
