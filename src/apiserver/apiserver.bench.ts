@@ -48,6 +48,8 @@ const cm = (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, n
     await Promise.all(Array.from({ length: C }, async () => { while (next < N) { const i = next++; await req('POST', '/api/v1/namespaces/' + ns + '/configmaps', cm('par-' + i)); } }));
     out.parCreate_per_s = Math.round(N / ((performance.now() - t) / 1000)); }
   { const t = performance.now(); const l = await req('GET', '/api/v1/namespaces/' + ns + '/configmaps'); out.list2300_ms = +(performance.now() - t).toFixed(1); out.listed = l.items.length; }
+  { lat = []; for (let i = 0; i < 1000; i++) { const t = performance.now(); await req('GET', '/api/v1/namespaces/' + ns + '/configmaps/seq-' + (i % 300)); lat.push(performance.now() - t); }
+    out.seqGet_p50_ms = +pct(lat, 0.5).toFixed(3); out.seqGet_p99_ms = +pct(lat, 0.99).toFixed(3); }
   { const l = await req('GET', '/api/v1/namespaces/' + ns + '/configmaps?limit=1'); const rv = l.metadata.resourceVersion;
     const pending = new Map(); const lats = [];
     const wreq = mod.request({ hostname: url.hostname, port: url.port, path: prefix + '/api/v1/namespaces/' + ns + '/configmaps?watch=1&resourceVersion=' + rv, agent: new mod.Agent({ rejectUnauthorized: false }),
@@ -78,6 +80,111 @@ export async function measure(durability: Durability, protocol: 'https' | 'http'
     await worker.terminate();
     if (typeof result.error === 'string') throw new Error(result.error);
     return result;
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// A ServiceAccount allowed what the bench does through a ClusterRoleBinding, in a cluster with 500 unrelated bindings
+// (other accounts' RoleBindings to view) so the subject index has something to skip; returns its TokenRequest token.
+async function serviceAccountToken(base: string, adminToken: string): Promise<string> {
+  const post = async (path: string, body: object) => {
+    const r = await fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (r.status >= 300) throw new Error(`POST ${path}: ${r.status} ${await r.text()}`);
+    return (await r.json()) as Record<string, unknown>;
+  };
+  const RBAC = '/apis/rbac.authorization.k8s.io/v1';
+  await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench-sa' } });
+  await post('/api/v1/namespaces/bench-sa/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'bench' } });
+  await post(`${RBAC}/clusterroles`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'bench' },
+    rules: [
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['get'] },
+      { apiGroups: ['apps'], resources: ['deployments', 'statefulsets'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['one'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'list', 'watch', 'delete'] },
+    ],
+  });
+  await post(`${RBAC}/clusterrolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'bench' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'bench' }, subjects: [{ kind: 'ServiceAccount', name: 'bench', namespace: 'bench-sa' }] });
+  for (let i = 0; i < 500; i++) {
+    await post(`/api/v1/namespaces/bench-sa/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `other-${i}` } }).catch(() => undefined);
+    await post(`${RBAC}/namespaces/bench-sa/rolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: `other-${i}` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'ServiceAccount', name: `other-${i}` }] });
+  }
+  const tr = await post('/api/v1/namespaces/bench-sa/serviceaccounts/bench/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
+  return String((tr.status as Record<string, unknown>).token);
+}
+
+// The overhead client: the same requests as the admin, as the admin again (the control: the noise floor) and as the
+// ServiceAccount, interleaved one by one (which goes first rotates), so that whatever else the shared machine does hits
+// all alike; medians compared.
+const OVERHEAD_CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const https = require('node:https');
+const { performance } = require('node:perf_hooks');
+const url = new URL(workerData.server);
+const prefix = url.pathname.replace(/\\/$/, '');
+const agent = new https.Agent({ keepAlive: true, maxSockets: 8, rejectUnauthorized: false });
+function req(token, method, path, body) {
+  return new Promise((resolve, reject) => {
+    const data = body ? JSON.stringify(body) : null;
+    const r = https.request({ hostname: url.hostname, port: url.port, path: prefix + path, method, agent,
+      headers: { authorization: 'Bearer ' + token, accept: 'application/json',
+        ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}) } }, (res) => {
+      let buf = ''; res.setEncoding('utf8'); res.on('data', (c) => buf += c);
+      res.on('end', () => res.statusCode >= 300 ? reject(new Error(method + ' ' + path + ' ' + res.statusCode + ' ' + buf.slice(0, 300))) : resolve(buf));
+    });
+    r.on('error', reject); if (data) r.write(data); r.end();
+  });
+}
+const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const ns = workerData.namespace;
+const cm = (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data: { k: 'v'.repeat(200) } });
+(async () => {
+  // admin_control repeats the admin's requests with the same token: the spread between the two is the noise floor.
+  const who = { admin: workerData.admin, admin_control: workerData.admin, serviceaccount: workerData.serviceaccount };
+  const names = Object.keys(who);
+  const lat = {};
+  for (const k of ['get', 'create', 'list']) { lat[k] = {}; for (const w of names) lat[k][w] = []; }
+  await req(who.admin, 'POST', '/api/v1/namespaces/' + ns + '/configmaps', cm('target'));
+  const order = (i) => names.map((_, j) => names[(i + j) % names.length]);
+  const time = async (kind, w, method, path, body) => { const t = performance.now(); await req(who[w], method, path, body); lat[kind][w].push(performance.now() - t); };
+  for (let i = 0; i < 300; i++) await req(who[names[i % 3]], 'GET', '/api/v1/namespaces/' + ns + '/configmaps/target');
+  for (let i = 0; i < 3000; i++) for (const w of order(i)) await time('get', w, 'GET', '/api/v1/namespaces/' + ns + '/configmaps/target');
+  for (let i = 0; i < 600; i++) for (const w of order(i)) await time('create', w, 'POST', '/api/v1/namespaces/' + ns + '/configmaps', cm(w[0] + w.length + '-' + i));
+  for (let i = 0; i < 60; i++) for (const w of order(i)) await time('list', w, 'GET', '/api/v1/namespaces/' + ns + '/configmaps');
+  const out = {};
+  for (const k of Object.keys(lat)) {
+    const a = pct(lat[k].admin, 0.5), c = pct(lat[k].admin_control, 0.5), s = pct(lat[k].serviceaccount, 0.5);
+    out[k] = { requests_each: lat[k].admin.length, admin_p50_ms: +a.toFixed(3), admin_control_p50_ms: +c.toFixed(3), serviceaccount_p50_ms: +s.toFixed(3),
+      overhead_pct: +((s - a) / a * 100).toFixed(1), noise_floor_pct: +((c - a) / a * 100).toFixed(1) };
+  }
+  parentPort.postMessage(out);
+})().catch((e) => parentPort.postMessage({ error: e.message }));
+`;
+
+/** authorizationOverhead compares request latency as the admin (system:masters, which authorization short-circuits)
+ * and as a ServiceAccount authenticated by a signed token and authorized by RBAC (500 unrelated bindings in the
+ * cluster), over HTTPS against one server, requests interleaved: GETs of one object, creates, lists of ~800 objects. */
+export async function authorizationOverhead(): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'ripple-bench-'));
+  const server = await startApiServer({ dataDir: dir, clusters: ['bench'], durability: 'process', plainHttp: true });
+  try {
+    const info = server.cluster('bench');
+    const serviceaccount = await serviceAccountToken(info.httpServer, info.token);
+    const namespace = 'bench-authz';
+    const r = await fetch(`${info.httpServer}/api/v1/namespaces`, { method: 'POST', headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }) });
+    if (r.status !== 201) throw new Error(`creating the bench namespace: ${r.status}`);
+    const worker = new Worker(OVERHEAD_CLIENT, { eval: true, workerData: { server: info.server, admin: info.token, serviceaccount, namespace } });
+    const result = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await worker.terminate();
+    if (typeof result.error === 'string') throw new Error(result.error);
+    return { ...result, budget_pct: 10 };
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -141,10 +248,12 @@ export async function bench(): Promise<Record<string, unknown>> {
     target_per_cluster_mb: 10,
   };
   const main = runs['https, durability=process'];
+  const authorization = await authorizationOverhead();
   const ratio = (a: unknown, b: number) => (typeof a === 'number' ? +(a / b).toFixed(2) : null);
   return {
     ...runs,
     memory_per_virtual_cluster: memory,
+    authorization_overhead: authorization,
     anchors_kube_apiserver_1_32_etcd: ANCHORS,
     targets: TARGETS,
     vs_anchor: {

@@ -25,6 +25,8 @@ import {
   type OutputFormat,
 } from './http.js';
 import { tableCells } from './printers.js';
+import type { ClusterAuth } from './auth/cluster-auth.js';
+import { requestUser, setRequestUser } from './auth/lookup.js';
 import {
   checkVerb,
   create,
@@ -50,7 +52,7 @@ import {
 import { gvString, type SubresourceAction } from './resource.js';
 import { badRequest, invalid, methodNotAllowed, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
 import { clone, isPlainObject, type KubeObject, type Stored } from './types.js';
-import { runWithWebhooks, type UserInfo } from './webhooks.js';
+import { runWithWebhooks } from './webhooks.js';
 import { filterEvent, type ChangeEvent, type Subscriber, type WatchEventType } from './watch.js';
 
 /** VERSION_INFO is what /version reports (kubectl checks the skew against it). */
@@ -79,6 +81,8 @@ export interface HandlerEnv {
   openapi: OpenAPICache;
   /** Tracks open watch streams so the server can end them on stop. */
   watchers: Set<HttpWatcher>;
+  /** Authorizes each request's user (absent: every authenticated request is allowed). */
+  auth?: ClusterAuth;
 }
 
 // Go: handlers.managerOrUserAgent / prefixFromUserAgent
@@ -342,6 +346,13 @@ export class ClusterHandler {
   /** handle serves one authenticated request; `path` is below the cluster prefix. */
   async handle(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
     try {
+      const auth = this.env.auth;
+      const authenticated = requestUser(req);
+      if (auth && authenticated) {
+        const user = auth.actAs(req, authenticated);
+        if (user !== authenticated) setRequestUser(req, user);
+        auth.authorize(user, req.method ?? 'GET', path, url);
+      }
       if (await this.nonResource(req, res, path, url)) return;
       await this.resource(req, res, path, url);
     } catch (e) {
@@ -612,12 +623,8 @@ export class ClusterHandler {
   }
 
   // Writes run under admission webhooks when the cluster has any (see webhooks.ts).
-  private admitted<T>(write: Parameters<typeof runWithWebhooks<T>>[2]): Promise<T> {
-    return runWithWebhooks(this.cluster, this.admissionUser(), write);
-  }
-
-  private admissionUser(): UserInfo {
-    return { username: `ripple:${this.cluster.name}:admin`, groups: ['system:masters', 'system:authenticated'] };
+  private admitted<T>(req: IncomingMessage, write: Parameters<typeof runWithWebhooks<T>>[2]): Promise<T> {
+    return runWithWebhooks(this.cluster, requestUser(req) ?? { username: `ripple:${this.cluster.name}:admin`, groups: ['system:masters', 'system:authenticated'] }, write);
   }
 
   private writeOptions(req: IncomingMessage, url: URL, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): WriteOptions {
@@ -630,7 +637,7 @@ export class ClusterHandler {
     const fm = query(url, 'fieldManager');
     if (fm !== undefined && Buffer.byteLength(fm) > 128) errs.push({ type: 'FieldValueTooLong' as const, field: 'fieldManager', detail: 'must have at most 128 bytes' });
     if (errs.length > 0) throw invalid({ group: 'meta.k8s.io', kind }, '', errs);
-    return { dryRun: dryRun.length > 0, fieldManager: fm ?? '', fieldValidation: fvNorm!, warnings: [] };
+    return { dryRun: dryRun.length > 0, fieldManager: fm ?? '', fieldValidation: fvNorm!, warnings: [], user: requestUser(req) };
   }
 
   private async create(req: IncomingMessage, res: ServerResponse, scope: Scope, url: URL): Promise<void> {
@@ -638,7 +645,7 @@ export class ClusterHandler {
     const o = this.writeOptions(req, url, 'CreateOptions');
     o.fieldManager ||= defaultManager(req);
     const body = decodeBody(await readBody(req, this.cluster.limits.maxRequestBodyBytes), req.headers['content-type'], { maxDepth: this.cluster.limits.maxNestingDepth });
-    const r = await this.admitted((gate) => create(scope, gate ? clone(body) : body, { ...o, gate }));
+    const r = await this.admitted(req, (gate) => create(scope, gate ? clone(body) : body, { ...o, gate }));
     return this.respond(res, 201, f, renderObject(scope, r.obj, f, url, r.stored), o.warnings);
   }
 
@@ -647,7 +654,7 @@ export class ClusterHandler {
     const o = this.writeOptions(req, url, 'UpdateOptions');
     o.fieldManager ||= defaultManager(req);
     const body = decodeBody(await readBody(req, this.cluster.limits.maxRequestBodyBytes), req.headers['content-type'], { maxDepth: this.cluster.limits.maxNestingDepth });
-    const r = await this.admitted((gate) => update(scope, name, gate ? clone(body) : body, { ...o, gate }));
+    const r = await this.admitted(req, (gate) => update(scope, name, gate ? clone(body) : body, { ...o, gate }));
     return this.respond(res, r.created ? 201 : 200, f, renderObject(scope, r.obj, f, url, r.stored), o.warnings);
   }
 
@@ -671,7 +678,7 @@ export class ClusterHandler {
     if (type !== 'apply') o.fieldManager ||= defaultManager(req);
     const buf = await readBody(req, this.cluster.limits.maxRequestBodyBytes);
     const body = decodeBody(buf, type === 'apply' ? 'application/apply-patch+yaml' : 'application/json', { maxDepth: this.cluster.limits.maxNestingDepth });
-    const r = await this.admitted((gate) => patch(scope, name, type, gate ? clone(body) : body, { ...o, gate, force: force === 'true' || force === '1' }));
+    const r = await this.admitted(req, (gate) => patch(scope, name, type, gate ? clone(body) : body, { ...o, gate, force: force === 'true' || force === '1' }));
     return this.respond(res, r.created ? 201 : 200, f, renderObject(scope, r.obj, f, url, r.stored), o.warnings);
   }
 
@@ -700,7 +707,7 @@ export class ClusterHandler {
     const f = this.outputFormat(req);
     const opts = await this.deleteOptions(req, url);
     const warnings: string[] = [];
-    const r = await this.admitted((gate) => remove(scope, name, { ...opts, gate }, warnings));
+    const r = await this.admitted(req, (gate) => remove(scope, name, { ...opts, gate }, warnings));
     // Go: handlers/delete.go — 202 only when the caller asked for cascading deletion that is still pending.
     const code = !r.deleted && opts.orphanDependents === false ? 202 : 200;
     return this.respond(res, code, f, r.obj.kind === 'Status' ? JSON.stringify(r.obj) : renderObject(scope, r.obj, f, url), warnings);
@@ -710,7 +717,7 @@ export class ClusterHandler {
     const f = this.outputFormat(req);
     const opts = await this.deleteOptions(req, url);
     const lo = this.listOptions(url);
-    const items = await this.admitted((gate) => deleteCollection(scope, lo, { ...opts, gate }));
+    const items = await this.admitted(req, (gate) => deleteCollection(scope, lo, { ...opts, gate }));
     const apiVersion = gvString(scope.desc.group, scope.version);
     const json = `{"kind":${JSON.stringify(scope.desc.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":{},"items":[${items.map(serialize).join(',')}]}`;
     return this.respond(res, 200, f.kind === 'table' ? { kind: 'json' } : f, json);

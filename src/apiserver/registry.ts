@@ -21,6 +21,7 @@ import { admitByPolicies } from './admission.js';
 import type { AdmissionAttributes, AdmissionGate, AdmissionOperation } from './webhooks.js';
 import { objectKey, type Cluster } from './cluster.js';
 import { dropOmitEmpty } from './protobuf/decode.js';
+import type { UserInfo } from './auth/rules.js';
 import { DecodeError, gvString, selectableFields, setPath, getPath, type HookContext, type ResourceDescriptor, type SubresourceAction } from './resource.js';
 import { fieldTermsMatch, parseFieldSelector, parseLabelSelector, SelectorError, type FieldTerm, type LabelSelector } from './selectors.js';
 import {
@@ -72,6 +73,8 @@ export interface WriteOptions {
   warnings: string[];
   /** Admission webhooks' verdicts for this request (absent: none registered, or an in-process write). */
   gate?: AdmissionGate;
+  /** user the request acts as (undefined: the server's own controllers). */
+  user?: UserInfo;
 }
 
 /** internalWrite are the options in-process controllers use. */
@@ -103,7 +106,7 @@ function schemaOf(desc: ResourceDescriptor, version: string): JSONSchemaProps {
 }
 
 function hookContext(scope: Scope, o: WriteOptions): HookContext {
-  return { now: rfc3339(scope.cluster.ctx.now()), cluster: scope.cluster, warnings: o.warnings, dryRun: o.dryRun, subresource: scope.subresource };
+  return { now: rfc3339(scope.cluster.ctx.now()), cluster: scope.cluster, warnings: o.warnings, dryRun: o.dryRun, subresource: scope.subresource, user: o.user };
 }
 
 // Go: names.SimpleNameGenerator — 5 random characters from an alphabet without vowels or confusables.
@@ -222,7 +225,7 @@ function attributesOf(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObj
 // Validating admission runs after the strategy's validation, on the request's version of the object.
 function admit(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, old: KubeObject | undefined, o: WriteOptions): void {
   const attrs = attributesOf(scope, operation, obj, old, o);
-  admitByPolicies(scope.cluster, { ...attrs, operation, username: `ripple:${scope.cluster.name}:admin` });
+  admitByPolicies(scope.cluster, { ...attrs, operation, username: o.user?.username ?? `ripple:${scope.cluster.name}:admin`, groups: o.user?.groups });
   o.gate?.validate(attrs);
 }
 
@@ -334,6 +337,7 @@ export function createObject(scope: Scope, input: KubeObject, o: WriteOptions, {
   if (desc.tracksGeneration) meta.generation = 1;
   meta.uid = randomUUID();
   meta.creationTimestamp = ctx.now;
+  desc.hooks.authorizeWrite?.(obj, undefined, ctx);
   const errs = validateAll(scope, obj, undefined, ctx);
   if (errs.length > 0) throwInvalid(scope, meta.name ?? '', errs);
   admit(scope, 'CREATE', obj, undefined, o);
@@ -462,6 +466,7 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
     meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
   }
   if (desc.tracksGeneration && !deepEqual(specPart(desc, obj), specPart(desc, old))) meta.generation = (old.metadata.generation ?? 0) + 1;
+  if (!scope.subresource) desc.hooks.authorizeWrite?.(obj, old, ctx);
   const errs = validateAll(scope, obj, old, ctx);
   if (errs.length > 0) throwInvalid(scope, name, errs);
   admit(scope, 'UPDATE', obj, old, o);

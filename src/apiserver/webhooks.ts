@@ -19,6 +19,7 @@ import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { isIP } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import type { UserInfo } from './auth/rules.js';
 import type { Cluster } from './cluster.js';
 import { evaluateCel, ruleMatches, selects, toCel } from './admission.js';
 import { asArray, asRecord } from './printers.js';
@@ -32,13 +33,6 @@ const VALIDATING = 'admissionregistration.k8s.io/validatingwebhookconfigurations
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
 
-/** UserInfo is the authenticated requester as admission sees it. */
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
 
 /** AdmissionAttributes describe one write as webhooks see it. Objects are in the request's version. */
 export interface AdmissionAttributes {

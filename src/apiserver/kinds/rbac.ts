@@ -1,13 +1,17 @@
 // rbac.authorization.k8s.io/v1: Role, ClusterRole, RoleBinding, ClusterRoleBinding. Stored and validated like
-// kube-apiserver (path-segment names, rule shape, immutable roleRef); the embedded server does not authorize.
+// kube-apiserver (path-segment names, rule shape, immutable roleRef); writes that would grant more than their author
+// holds are refused (auth/escalation.ts).
 // Go: kubernetes/pkg/apis/rbac/validation/validation.go, pkg/printers/internalversion/printers.go
 import type { FieldError } from '../schema/index.js';
 import type { KindHooks } from '../resource.js';
 import { ageColumn, asArray, asRecord, column, createdAtColumn, formatList, nameColumn } from '../printers.js';
 import { goQuote, GoRepr } from '../status.js';
 import { isValidPathSegmentName } from '../validation.js';
+import { labelSelectorFromMatch, SelectorError } from '../selectors.js';
 import type { KubeObject } from '../types.js';
 import { defineBuiltin } from './define.js';
+import { guardBindingWrite, guardRoleWrite } from '../auth/escalation.js';
+import { authorizerOf } from '../auth/lookup.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
@@ -28,6 +32,23 @@ function validateRules(obj: KubeObject, namespaced: boolean): FieldError[] {
     }
     if (asArray(rule.apiGroups).length === 0) errs.push({ type: 'FieldValueRequired', field: `${path}.apiGroups`, detail: 'resource rules must supply at least one api group' });
     if (asArray(rule.resources).length === 0) errs.push({ type: 'FieldValueRequired', field: `${path}.resources`, detail: 'resource rules must supply at least one resource' });
+  });
+  return errs;
+}
+
+// Go: ValidateClusterRole — an aggregationRule needs at least one valid selector.
+function validateAggregation(obj: KubeObject): FieldError[] {
+  if (obj.aggregationRule === undefined || obj.aggregationRule === null) return [];
+  const selectors = asArray(asRecord(obj.aggregationRule).clusterRoleSelectors);
+  if (selectors.length === 0) return [{ type: 'FieldValueRequired', field: 'aggregationRule.clusterRoleSelectors', detail: 'at least one clusterRoleSelector required if aggregationRule is non-nil' }];
+  const errs: FieldError[] = [];
+  selectors.forEach((s, i) => {
+    try {
+      labelSelectorFromMatch(asRecord(s) as never);
+    } catch (e) {
+      if (!(e instanceof SelectorError)) throw e;
+      errs.push({ type: 'FieldValueInvalid', field: `aggregationRule.clusterRoleSelectors[${i}]`, badValue: s, detail: 'invalid label selector.' });
+    }
   });
   return errs;
 }
@@ -70,6 +91,7 @@ function validateBinding(obj: KubeObject, cluster: boolean): FieldError[] {
 
 function bindingHooks(cluster: boolean): KindHooks {
   return {
+    authorizeWrite: (obj, old, ctx) => guardBindingWrite(authorizerOf(ctx.cluster), cluster ? 'clusterrolebindings' : 'rolebindings', obj, old, ctx.user),
     validate: (obj) => validateBinding(obj, cluster),
     validateUpdate(obj, old) {
       const errs = validateBinding(obj, cluster);
@@ -105,7 +127,11 @@ export const roleDescriptor = defineBuiltin({
   nameRule: 'pathSegment',
   allowCreateOnUpdate: true,
   columns: [nameColumn, createdAtColumn],
-  hooks: { validate: (o) => validateRules(o, true), validateUpdate: (o) => validateRules(o, true) },
+  hooks: {
+    authorizeWrite: (o, old, ctx) => guardRoleWrite(authorizerOf(ctx.cluster), 'roles', o, old, ctx.user),
+    validate: (o) => validateRules(o, true),
+    validateUpdate: (o) => validateRules(o, true),
+  },
 });
 
 /** clusterRoleDescriptor: cluster-scoped RBAC ClusterRole. */
@@ -118,7 +144,11 @@ export const clusterRoleDescriptor = defineBuiltin({
   nameRule: 'pathSegment',
   allowCreateOnUpdate: true,
   columns: [nameColumn, createdAtColumn],
-  hooks: { validate: (o) => validateRules(o, false), validateUpdate: (o) => validateRules(o, false) },
+  hooks: {
+    authorizeWrite: (o, old, ctx) => guardRoleWrite(authorizerOf(ctx.cluster), 'clusterroles', o, old, ctx.user),
+    validate: (o) => [...validateRules(o, false), ...validateAggregation(o)],
+    validateUpdate: (o) => [...validateRules(o, false), ...validateAggregation(o)],
+  },
 });
 
 /** roleBindingDescriptor: namespaced RBAC RoleBinding with an immutable roleRef. */
