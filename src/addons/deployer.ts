@@ -183,6 +183,7 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
       await profileController.stop();
       await summaryController.stop();
       await summaries.drift.stop();
+      await summaries.pull.stop();
       await summaries.kinds.stop();
       await Promise.all(subs.map((s) => s.unsubscribe()));
     },

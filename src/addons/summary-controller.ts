@@ -54,6 +54,7 @@ import { PolicyRenderer } from './render.js';
 import { goJSON, sha256Hex, STAMP_ANNOTATIONS } from './stamp.js';
 import { HELM_FEATURE, HelmFeature, unhonouredOptions, type HelmChartResult } from './helm-feature.js';
 import { ChartCache } from '../charts/index.js';
+import { isPullMode, PullModeHandler } from './pull-mode.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
 
@@ -122,6 +123,8 @@ export class SummaryReconciler {
   private readonly reported = new Set<string>();
   private readonly reportChecked = new Set<string>();
   private readonly helm: HelmFeature;
+  /** SveltosClusters in pull mode: ConfigurationGroups instead of connections (pull-mode.ts). */
+  readonly pull: PullModeHandler;
 
   constructor(
     private readonly c: AddonContext,
@@ -129,6 +132,7 @@ export class SummaryReconciler {
   ) {
     this.renderer = new PolicyRenderer(c.funcOptions);
     this.helm = new HelmFeature(c, this.renderer, new ChartCache(c.chartCacheDir));
+    this.pull = new PullModeHandler(c, this.renderer, enqueue);
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
     this.drift = new DriftWatcher(
       c.registry,
@@ -255,7 +259,7 @@ export class SummaryReconciler {
       this.warnIgnored(raw, spec);
       const t0 = performance.now();
       try {
-        const r = await this.deploy(pass, entry, inputs, prevFeature, status);
+        const r = isPullMode(entry) ? await this.pull.deploy(pass, inputs, prevFeature) : await this.deploy(pass, entry, inputs, prevFeature, status);
         feature = r.feature;
         result = r.result;
         if (r.gvks) status.deployedGVKs = [{ featureID: RESOURCES, deployedGroupVersionKind: r.gvks }];
@@ -854,7 +858,12 @@ export class SummaryReconciler {
       return this.writeStatus(raw, cs, { ...(cs.status ?? {}), failureMessage: `waiting for dependent ${profile.kind}(s) ${names} to be removed from this cluster first` });
     }
     if (entry?.paused) return; // Pausing is not unselecting: resume when the cluster is unpaused.
-    if (spec.syncMode !== 'DryRun') {
+    if (isPullMode(entry)) {
+      // The agent removes what it applied; the ClusterSummary waits for its report (the group's watch wakes us).
+      if ((await this.pull.withdraw(p)) === 'waiting') {
+        return this.writeStatus(raw, cs, { ...(cs.status ?? {}), featureSummaries: [{ featureID: RESOURCES, status: 'Removing' }] });
+      }
+    } else if (spec.syncMode !== 'DryRun') {
       let clients: Record<Target, KubeClient | undefined>;
       try {
         // A cluster that is no longer registered is gone: only the management cluster can hold our objects.

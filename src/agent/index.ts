@@ -29,3 +29,4 @@ export { DELIVERY_MODES, startAgentManager, type AgentManager, type AgentManager
 export { startClusterAgent, type ClusterAgent, type ClusterAgentOptions } from './cluster-agent.js';
 export { agentMetrics, type AgentMetrics } from './metrics.js';
 export { EVENT_SOURCE, EVENT_TRIGGER, EVENT_BASED_ADDON } from './sources.js';
+export { PULL_FIELD_MANAGER, parseBundleResource, startPullAgent, type PullAgent, type PullAgentOptions } from './pull-agent.js';
