@@ -170,12 +170,12 @@ end`,
     assert.equal(waiting!.status!.connectionStatus, 'Healthy', 'the connection itself is fine');
     assert.equal(waiting!.status!.version, 'v1.32.0-ripple');
     assert.equal(registry.list().some((e) => e.ref.name === 'gated'), false, 'an unready cluster is not selectable');
-    assert.ok((await events('gated')).some((e) => e.reason === 'ReadinessCheckFailed' && e.type === 'Warning'));
+    await eventually(() => events('gated'), (evs) => evs.some((e) => e.reason === 'ReadinessCheckFailed' && e.type === 'Warning'), { message: 'Event' });
 
     await c1.create({ ...CM, metadata: { name: 'cni', namespace: 'kube-system', labels: { app: 'cni' } }, data: { phase: 'Running' } });
     const ready = await eventually(() => sc('gated'), (o) => o?.status?.ready === true, { message: 'ready once the check passes' });
     assert.equal(ready!.status!.failureMessage, undefined);
-    assert.ok((await events('gated')).some((e) => e.reason === 'ClusterReady'));
+    await eventually(() => events('gated'), (evs) => evs.some((e) => e.reason === 'ClusterReady'), { message: 'Event' });
     // kubectl sees what Sveltos users look at.
     assert.equal(await kubectl(['get', 'sveltoscluster', '-n', 'fleet', 'gated', '-o', 'jsonpath={.status.ready}']), 'true');
     c1.close();
@@ -200,13 +200,11 @@ end`,
     assert.ok((down!.status!.connectionFailures ?? 0) >= 2);
     assert.match(down!.status!.failureMessage ?? '', /liveness check heartbeat did not pass: heartbeat missing/);
     assert.equal(down!.status!.ready, true, 'ready stays true (Sveltos: was reachable)');
-    const evs = await events('alive');
-    assert.ok(evs.some((e) => e.reason === 'LivenessCheckFailed'));
-    assert.ok(evs.some((e) => e.reason === 'ConnectionDown'));
+    await eventually(() => events('alive'), (evs) => evs.some((e) => e.reason === 'LivenessCheckFailed') && evs.some((e) => e.reason === 'ConnectionDown'), { message: 'Events' });
     await c2.patch({ ...CM, namespace: 'default', name: 'beat' }, 'merge', { data: { ok: 'true' } });
     const back = await eventually(() => sc('alive'), (o) => o?.status?.connectionStatus === 'Healthy' && o.status.connectionFailures === 0, { message: 'Healthy again' });
     assert.equal(back!.status!.failureMessage, undefined);
-    assert.ok((await events('alive')).some((e) => e.reason === 'ConnectionRestored'));
+    await eventually(() => events('alive'), (evs) => evs.some((e) => e.reason === 'ConnectionRestored'), { message: 'Event' });
     c2.close();
   });
 
@@ -219,7 +217,7 @@ end`,
     const kind = await eventually(() => sc('badkind'), (o) => /readiness check nokind failed: listing Widget \(example.com\/v1\)/.test(o?.status?.failureMessage ?? ''), { message: 'unknown kind reported' });
     assert.notEqual(kind!.status!.ready, true);
     await eventually(() => sc('plain'), (o) => o?.status?.ready === true, { message: 'a cluster without checks is unaffected' });
-    assert.ok((await events('badlua')).some((e) => e.reason === 'ReadinessCheckFailed' && /condition:/.test(e.message)));
+    await eventually(() => events('badlua'), (evs) => evs.some((e) => e.reason === 'ReadinessCheckFailed' && /condition:/.test(e.message)), { message: 'Event' });
   });
 
   test('activeWindow pauses outside the window and un-pauses inside it, with nextPause/nextUnpause; bad cron is refused visibly', async () => {
@@ -234,10 +232,10 @@ end`,
     assert.ok(office!.status!.activeWindowHash);
     const night = await eventually(() => sc('night'), (o) => o?.spec?.paused === true, { message: 'night paused at noon' });
     assert.equal(night!.status!.nextUnpause, '2026-01-01T22:00:00Z');
-    assert.ok((await events('night')).some((e) => e.reason === 'ClusterPaused' && /outside activeWindow: no updates until 2026-01-01T22:00:00Z/.test(e.message)));
+    await eventually(() => events('night'), (evs) => evs.some((e) => e.reason === 'ClusterPaused' && /outside activeWindow: no updates until 2026-01-01T22:00:00Z/.test(e.message)), { message: 'Event' });
     const typo = await eventually(() => sc('typo'), (o) => /spec\.activeWindow\.from "0 25 \* \* \*": hour: end of range \(25\) above maximum \(23\)/.test(o?.status?.failureMessage ?? ''), { message: 'bad cron in status' });
     assert.notEqual(typo!.spec!.paused, true, 'spec.paused left alone');
-    assert.ok((await events('typo')).some((e) => e.reason === 'InvalidActiveWindow'));
+    await eventually(() => events('typo'), (evs) => evs.some((e) => e.reason === 'InvalidActiveWindow'), { message: 'Event' });
     // The registry (what every add-on controller selects through) sees the pause.
     await eventually(async () => registry.get('Sveltos:fleet/night'), (e) => e?.paused === true, { message: 'registry sees the pause' });
 
@@ -245,7 +243,7 @@ end`,
     now = new Date('2026-01-01T22:00:30Z');
     await kubectl(['annotate', 'sveltoscluster', '-n', 'fleet', 'night', 'touch=1']);
     await eventually(() => sc('night'), (o) => o?.spec?.paused === false && o.status?.nextPause === '2026-01-02T06:00:00Z', { message: 'night un-paused' });
-    assert.ok((await events('night')).some((e) => e.reason === 'ClusterUnpaused'));
+    await eventually(() => events('night'), (evs) => evs.some((e) => e.reason === 'ClusterUnpaused'), { message: 'Event' });
     await eventually(async () => registry.get('Sveltos:fleet/night'), (e) => e?.paused === false, { message: 'registry sees the un-pause' });
   });
 });

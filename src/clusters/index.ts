@@ -42,3 +42,14 @@ export { parseLabels, registerCluster, validateRegistration, type RegisterAction
 export { checkProblems, runClusterChecks, type CheckPhase, type ChecksOutcome, type ClusterCheck } from './checks.js';
 export { parseCron, type CronParseResult, type CronSchedule } from './cron.js';
 export { ActiveWindowController, activeWindowHash, planActiveWindow, type ActiveWindow, type ActiveWindowControllerOptions, type WindowPlan } from './active-window.js';
+export {
+  RENEWED_KUBECONFIG_KEY,
+  TokenRenewalController,
+  parseGoDuration,
+  planRenewal,
+  serviceAccountOfToken,
+  withToken,
+  type RenewalPlan,
+  type TokenRenewalControllerOptions,
+  type TokenRequestRenewalOption,
+} from './token-renewal.js';

@@ -43,6 +43,8 @@ export interface ReadinessControllerOptions {
   failureBackoff?: BackoffOptions;
   /** Concurrent probes (default 10). */
   workers?: number;
+  /** Problems other controllers own (e.g. token renewal) shown in status.failureMessage while probes succeed. */
+  extraProblem?: (namespace: string, name: string) => string | undefined;
 }
 
 interface ProbeState {
@@ -201,7 +203,8 @@ export class ClusterReadinessController {
 
     const outcome = await this.probe(entry.key, st !== undefined && !st.ok, obj);
     const failures = st?.failures ?? obj.status?.connectionFailures ?? 0;
-    const plan = planStatus(obj.status, failures, obj.spec?.consecutiveFailureThreshold, outcome, configProblem(obj.spec));
+    const problems = [configProblem(obj.spec), this.options.extraProblem?.(namespace, name)].filter((p): p is string => !!p);
+    const plan = planStatus(obj.status, failures, obj.spec?.consecutiveFailureThreshold, outcome, problems.length > 0 ? problems.join('; ') : null);
     const client = this.options.registry.mgmt;
     const ref = { ...SVELTOS_CLUSTER, namespace, name };
     if (statusDiffers(obj.status, plan.status)) {

@@ -179,8 +179,11 @@ test('pull mode: the agent pulls, applies, withdraws and reports; the manager ho
   const brokenSummary = () => mgmt.json<Summary>(['--context', 'mgmt', '-n', 'fleet', 'get', 'clustersummary', 'broken-sveltos-edge']).catch(() => undefined);
   const failed = await until('broken Failed', brokenSummary, (s) => feature(s)?.status === 'Failed', 30_000);
   assert.match(feature(failed)!.failureMessage ?? '', /Widget default\/w/);
-  const evs = await mgmt.items<K8sObject & { reason: string; message: string; involvedObject: { name: string } }>('mgmt', ['-n', 'fleet', 'events']);
-  assert.ok(evs.some((e) => e.involvedObject.name === 'broken-sveltos-edge' && e.reason === 'DeploymentFailed' && /Widget/.test(e.message)), 'a Warning Event on the ClusterSummary');
+  await until(
+    'a Warning Event on the ClusterSummary',
+    () => mgmt.items<K8sObject & { reason: string; message: string; involvedObject: { name: string } }>('mgmt', ['-n', 'fleet', 'events']),
+    (evs) => evs.some((e) => e.involvedObject.name === 'broken-sveltos-edge' && e.reason === 'DeploymentFailed' && /Widget/.test(e.message)),
+  );
   assert.equal(feature(await summary())?.status, 'Provisioned', 'the healthy profile is unaffected');
   assert.equal((await pulled())?.data.value, 'two');
 
