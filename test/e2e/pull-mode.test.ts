@@ -9,6 +9,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { runCli } from '../support/run-cli.js';
 import { kubectlFor, startRipple, tempDataDir, until, type K8sObject, type RippleUp } from './ripple-up.js';
 
 const CLUSTER = `apiVersion: v1
@@ -137,10 +138,19 @@ test('pull mode: the agent pulls, applies, withdraws and reports; the manager ho
   await mgmt.applyYaml('mgmt', policy('one', true));
   await mgmt.applyYaml('mgmt', PROFILE);
 
-  // The agent: edge credentials (its own cluster) + the management cluster (outbound).
+  // The agent: edge credentials (its own cluster) + a management credential scoped by RBAC to namespace fleet
+  // (ripple agent rbac --pull: ConfigurationGroups/Bundles and its SveltosCluster's status), outbound only.
+  const rbac = await runCli(['agent', 'rbac', '--pull', '--cluster-namespace', 'fleet', '--cluster-name', 'edge']);
+  assert.equal(rbac.code, 0, rbac.stderr);
+  await mgmt.applyYaml('mgmt', rbac.stdout);
+  const agentToken = (await mgmt.ok(['--context', 'mgmt', '-n', 'fleet', 'create', 'token', 'ripple-agent-edge', '--duration', '1h'])).trim();
+  const agentMgmt = join(edgeData.dir, 'agent-mgmt.kubeconfig');
+  writeFileSync(agentMgmt, readFileSync(managerKubeconfig, 'utf8').replace(/token: \S+/, `token: ${agentToken}`));
+  const denied = await mgmt.run(['--kubeconfig', agentMgmt, '-n', 'default', 'get', 'configmaps']);
+  assert.notEqual(denied.code, 0, 'the agent credential reaches nothing outside its namespace');
   const agentEdge = join(edgeData.dir, 'agent-edge.kubeconfig');
   writeFileSync(agentEdge, edgeKubeconfig);
-  const agent = startRipple(edgeData.dir, ['agent', '--pull', '--kubeconfig', agentEdge, '--mgmt-kubeconfig', managerKubeconfig, '--cluster-namespace', 'fleet', '--cluster-name', 'edge']);
+  const agent = startRipple(edgeData.dir, ['agent', '--pull', '--kubeconfig', agentEdge, '--mgmt-kubeconfig', agentMgmt, '--cluster-namespace', 'fleet', '--cluster-name', 'edge']);
   procs.push(agent);
   await agent.waitFor(/running in pull mode for SveltosCluster fleet\/edge/, { timeoutMs: 30_000 });
 

@@ -85,16 +85,21 @@ Exit codes: 0 stopped by SIGTERM; 130 stopped by SIGINT; 2 bad command line; 3 u
             4 the management cluster cannot be reached or lacks the Sveltos CRDs.
 `;
 
-const RBAC_USAGE = `Usage: ripple agent rbac --cluster-namespace NS --cluster-name NAME [--service-account NAME]
+const RBAC_USAGE = `Usage: ripple agent rbac --cluster-namespace NS --cluster-name NAME [--service-account NAME] [--pull]
 
 Prints the management-cluster objects a pushing agent (\`ripple agent --run-mode send-reports\`) needs: a
 ServiceAccount in NS and a Role + RoleBinding allowing EventReports (and their status) in NS only — nothing
 cluster-wide, nothing in other namespaces. Build the agent's --mgmt-kubeconfig from a token of that ServiceAccount.
 
+With --pull, the Role is the one a pulling agent (\`ripple agent --pull\`) needs instead: ConfigurationGroups
+(get, list, watch, patch, update; status patch/update), ConfigurationBundles (get, list, watch) and the status of its
+own SveltosCluster NAME — in NS only.
+
 Flags:
   --cluster-namespace NS   namespace of the cluster in the management cluster (required)
   --cluster-name NAME      the cluster's name (required; names the objects)
   --service-account NAME   ServiceAccount name (default ripple-agent-NAME)
+  --pull                   the credential of a pulling agent (pull mode)
 
 Example:
   ripple agent rbac --cluster-namespace fleet --cluster-name edge-1 | kubectl apply -f -
@@ -342,6 +347,7 @@ export const commands: Command[] = [
         'cluster-namespace': { type: 'string' },
         'cluster-name': { type: 'string' },
         'service-account': { type: 'string' },
+        pull: { type: 'boolean' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const ns = values['cluster-namespace'];
@@ -350,14 +356,35 @@ export const commands: Command[] = [
       if (isDNS1123Label(ns).length > 0) throw new UsageError(`--cluster-namespace ${JSON.stringify(ns)} is not a valid namespace name`);
       const sa = values['service-account'] ?? `ripple-agent-${name}`;
       if (isDNS1123Subdomain(sa).length > 0) throw new UsageError(`service account name ${JSON.stringify(sa)} is not valid; pass --service-account`);
-      io.stdout.write(agentRbacYaml(ns, sa));
+      io.stdout.write(agentRbacYaml(ns, sa, values.pull ? name : undefined));
       return ExitCode.Ok;
     },
   },
 ];
 
 /** agentRbacYaml is the ServiceAccount, Role and RoleBinding of a pushing agent's management-cluster credential. */
-export function agentRbacYaml(namespace: string, serviceAccount: string): string {
+export function agentRbacYaml(namespace: string, serviceAccount: string, pullCluster?: string): string {
+  const rules =
+    pullCluster === undefined
+      ? `- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["eventreports"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["eventreports/status"]
+  verbs: ["get", "update", "patch"]`
+      : `- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["configurationgroups"]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["configurationgroups/status"]
+  verbs: ["get", "patch", "update"]
+- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["configurationbundles"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["sveltosclusters/status"]
+  resourceNames: ["${pullCluster}"]
+  verbs: ["get", "patch", "update"]`;
   return `apiVersion: v1
 kind: ServiceAccount
 metadata:
@@ -370,12 +397,7 @@ metadata:
   name: ${serviceAccount}
   namespace: ${namespace}
 rules:
-- apiGroups: ["lib.projectsveltos.io"]
-  resources: ["eventreports"]
-  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
-- apiGroups: ["lib.projectsveltos.io"]
-  resources: ["eventreports/status"]
-  verbs: ["get", "update", "patch"]
+${rules}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
