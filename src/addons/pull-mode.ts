@@ -243,6 +243,21 @@ export class PullModeHandler {
     return 'waiting';
   }
 
+  /**
+   * terminate forgets a requestor's ConfigurationGroup and bundles without waiting for an agent (Sveltos'
+   * TerminateDeploymentTracking): for a cluster that is gone. Nothing to do when none were published.
+   */
+  async terminate(p: PullPass): Promise<void> {
+    const { cs } = p;
+    const ns = cs.spec.clusterNamespace;
+    await this.deleteStaleBundles(ns, cs.spec.clusterName, cs.metadata.name, new Set());
+    try {
+      await this.c.mgmt.delete({ ...GROUP, namespace: ns, name: groupName(cs.spec.clusterName, cs.metadata.name) });
+    } catch (err) {
+      if (!isNotFound(err) && !isKindNotInstalled(err)) throw err;
+    }
+  }
+
   private async writeBundle(ns: string, clusterName: string, requestor: string, b: PlannedBundle): Promise<void> {
     const ref = { ...BUNDLE, namespace: ns, name: b.name };
     const resources = b.objects.map((o) => JSON.stringify(o));
@@ -285,7 +300,13 @@ export class PullModeHandler {
   }
 
   private async deleteStaleBundles(ns: string, clusterName: string, requestor: string, keep: ReadonlySet<string>): Promise<void> {
-    const list = await this.c.mgmt.list<KubeObject>(BUNDLE, { namespace: ns, labelSelector: { matchLabels: this.labels(clusterName) } });
+    let list: { items: KubeObject[] };
+    try {
+      list = await this.c.mgmt.list<KubeObject>(BUNDLE, { namespace: ns, labelSelector: { matchLabels: this.labels(clusterName) } });
+    } catch (err) {
+      if (isKindNotInstalled(err)) return;
+      throw err;
+    }
     for (const b of list.items) {
       if (b.metadata.annotations?.[PullMode.requestorNameAnnotation] !== requestor || keep.has(b.metadata.name)) continue;
       try {

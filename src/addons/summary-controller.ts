@@ -864,6 +864,8 @@ export class SummaryReconciler {
         return this.writeStatus(raw, cs, { ...(cs.status ?? {}), featureSummaries: [{ featureID: RESOURCES, status: 'Removing' }] });
       }
     } else if (spec.syncMode !== 'DryRun') {
+      // A cluster that is gone may have been in pull mode: forget what was published for it.
+      if (!entry) await this.pull.terminate(p);
       let clients: Record<Target, KubeClient | undefined>;
       try {
         // A cluster that is no longer registered is gone: only the management cluster can hold our objects.
