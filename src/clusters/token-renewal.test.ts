@@ -156,4 +156,15 @@ describe('token renewal through TokenRequest', () => {
     const edgeNow = await sc('fleet', 'edge');
     assert.equal(edgeNow!.status!.failureMessage, undefined, 'the healthy cluster is unaffected');
   });
+
+  test('a revoked credential (ServiceAccount deleted: the token no longer authenticates) shows in status and Events', async () => {
+    const kc = await serviceAccount(edge, 'edge', 'revoked', true);
+    await register('fleet', 'revoked', kc, { renewTokenRequestInterval: '1h', tokenDuration: '2h' });
+    await eventually(() => sc('fleet', 'revoked'), (o) => o?.status?.ready === true, { message: 'revoked ready first' });
+    await edge.delete({ apiVersion: 'v1', kind: 'ServiceAccount', namespace: 'projectsveltos', name: 'revoked' });
+    const down = await eventually(() => sc('fleet', 'revoked'), (o) => (o as { status?: { connectionStatus?: string } } | undefined)?.status?.connectionStatus === 'Down', { message: 'Down', timeoutMs: 20_000 });
+    assert.match(down!.status!.failureMessage ?? '', /Unauthorized|401/i);
+    await eventually(() => events('fleet', 'revoked'), (evs) => evs.some((e) => e.reason === 'ConnectionDown'), { message: 'ConnectionDown Event' });
+    assert.equal((await sc('fleet', 'edge'))!.status!.failureMessage, undefined, 'other clusters unaffected');
+  });
 });
