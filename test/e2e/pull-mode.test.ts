@@ -12,20 +12,11 @@ import { after, before, test } from 'node:test';
 import { runCli } from '../support/run-cli.js';
 import { kubectlFor, startRipple, tempDataDir, until, type K8sObject, type RippleUp } from './ripple-up.js';
 
-const CLUSTER = `apiVersion: v1
-kind: Namespace
-metadata:
-  name: fleet
----
-apiVersion: lib.projectsveltos.io/v1beta1
+const PUSHED = `apiVersion: lib.projectsveltos.io/v1beta1
 kind: SveltosCluster
 metadata:
-  name: edge
+  name: pushed
   namespace: fleet
-  labels:
-    env: pulled
-spec:
-  pullMode: true
 `;
 
 const policy = (value: string, withSecond: boolean) => `apiVersion: v1
@@ -134,7 +125,14 @@ test('pull mode: the agent pulls, applies, withdraws and reports; the manager ho
   const manager = startRipple(mgmtData.dir, ['manager', '--kubeconfig', managerKubeconfig, '--install-crds']);
   procs.push(manager);
   await manager.waitFor(/ripple manager running/, { timeoutMs: 60_000 });
-  await mgmt.applyYaml('mgmt', CLUSTER);
+  // Registration for pull mode: a SveltosCluster with spec.pullMode and no kubeconfig Secret.
+  const reg = await runCli(['register', 'cluster', '--namespace', 'fleet', '--name', 'edge', '--pull-mode', '--labels', 'env=pulled', '--mgmt-kubeconfig', managerKubeconfig]);
+  assert.equal(reg.code, 0, reg.stderr);
+  assert.match(reg.stdout, /sveltoscluster\.lib\.projectsveltos\.io\/edge created\n[\s\S]*ripple agent --pull --cluster-namespace fleet --cluster-name edge/);
+  await mgmt.applyYaml('mgmt', PUSHED);
+  const immutable = await runCli(['register', 'cluster', '--namespace', 'fleet', '--name', 'pushed', '--pull-mode', '--mgmt-kubeconfig', managerKubeconfig]);
+  assert.equal(immutable.code, 3);
+  assert.match(immutable.stderr, /already registered without pull mode, and spec\.pullMode is immutable/);
   await mgmt.applyYaml('mgmt', policy('one', true));
   await mgmt.applyYaml('mgmt', PROFILE);
 
