@@ -169,6 +169,12 @@ export class PullModeHandler {
         }
       },
     );
+    if (spec.syncMode === 'DryRun') {
+      return fail({ message: `syncMode DryRun is not supported for clusters in pull mode by Ripple yet (no ClusterReport); nothing was published for ${cluster.namespace}/${cluster.name}`, reason: 'NotSupported', nonRetriable: true });
+    }
+    if (spec.syncMode === 'ContinuousWithDriftDetection') {
+      record(this.c, raw, 'Warning', 'NotSupported', `drift detection is not performed in pull-mode cluster ${cluster.namespace}/${cluster.name} yet: deployed as Continuous`);
+    }
     if (!rendered.ok) return fail(rendered.failure);
     const local = rendered.desired.find((d) => d.target === 'Local');
     if (local) {
@@ -188,7 +194,6 @@ export class PullModeHandler {
         continueOnConflict: spec.continueOnConflict === true,
         continueOnError: spec.continueOnError === true,
         leavePolicies: spec.stopMatchingBehavior === 'LeavePolicies',
-        dryRun: spec.syncMode === 'DryRun',
         sourceRef: { apiVersion: 'config.projectsveltos.io/v1beta1', kind: profile.kind, name: profile.name, ...(profile.kind === 'Profile' ? { namespace: raw.metadata.namespace } : {}) },
         sourceStatus: 'Active',
         deployedGroupVersionKind: gvks,

@@ -89,6 +89,17 @@ export function parseBundleResource(text: string): KubeObject {
   return o;
 }
 
+/** unsupportedFields names the ConfigurationGroup settings this agent would otherwise silently ignore. */
+export function unsupportedFields(spec: NonNullable<ConfigurationGroup['spec']>): string[] {
+  const out: string[] = [];
+  if (spec.driftDetection) out.push('driftDetection');
+  if (spec.reloader) out.push('reloader');
+  if (spec.serviceAccountName || spec.serviceAccountNamespace) out.push('serviceAccountName/serviceAccountNamespace (impersonation)');
+  for (const k of ['validateHealths', 'preDeployChecks', 'postDeleteChecks', 'preDeleteChecks'] as const) if ((spec[k] ?? []).length > 0) out.push(k);
+  if (spec.maxConsecutiveFailures !== undefined) out.push('maxConsecutiveFailures');
+  return out;
+}
+
 class GroupError extends Error {
   constructor(
     message: string,
@@ -210,6 +221,8 @@ export function startPullAgent(o: PullAgentOptions): PullAgent {
 
   async function deploy(g: Group): Promise<GroupStatus> {
     const spec = g.spec ?? {};
+    const unhonoured = unsupportedFields(spec);
+    if (unhonoured.length > 0) throw new GroupError(`this agent does not implement ${unhonoured.join(', ')} yet; nothing was applied`, false);
     const objects = await fetchBundles(g);
     const keep = new Set<string>();
     const gvks = new Set<string>();
