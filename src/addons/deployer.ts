@@ -185,6 +185,7 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
       await summaries.drift.stop();
       await summaries.health.stop();
       await summaries.lua.close();
+      await summaries.pull.stop();
       await summaries.kinds.stop();
       await summaries.kustomize.stop();
       await Promise.all(subs.map((s) => s.unsubscribe()));

@@ -59,6 +59,7 @@ import { HealthGate, isHealthGated, LuaHost } from './health-feature.js';
 import { planRestarts, restartWorkloads } from './reloader.js';
 import { luaPolicyRunner } from './lua-policy.js';
 import { KUSTOMIZE_FEATURE, KustomizeFeature, setFeatureGvks } from './kustomize-feature.js';
+import { isPullMode, PullModeHandler } from './pull-mode.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
 
@@ -135,6 +136,8 @@ export class SummaryReconciler {
   readonly kustomize: KustomizeFeature;
   /** Which ClusterSummary manages each Helm release of a cluster (tier conflicts, helm-owners.ts). */
   private readonly releaseManagers = new ReleaseManagers();
+  /** SveltosClusters in pull mode: ConfigurationGroups instead of connections (pull-mode.ts). */
+  readonly pull: PullModeHandler;
 
   constructor(
     private readonly c: AddonContext,
@@ -142,6 +145,7 @@ export class SummaryReconciler {
   ) {
     this.renderer = new PolicyRenderer(c.funcOptions);
     this.helm = new HelmFeature(c, this.renderer, new ChartCache(c.chartCacheDir));
+    this.pull = new PullModeHandler(c, this.renderer, enqueue);
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
     this.health = new HealthGate(c.registry, this.lua, enqueue, c.log);
     this.kustomize = new KustomizeFeature(
@@ -301,7 +305,7 @@ export class SummaryReconciler {
         return helmRequeue || blocked.status === 'Failed' ? { requeue: true } : undefined;
       }
       try {
-        const r = await this.deploy(pass, entry, inputs, prevFeature, status);
+        const r = isPullMode(entry) ? await this.pull.deploy(pass, inputs, prevFeature) : await this.deploy(pass, entry, inputs, prevFeature, status);
         feature = r.feature.status === 'Provisioned' ? await this.gateHealth(pass, entry, r.feature, status) : r.feature;
         result = r.result ?? (feature.status === 'Failed' ? { requeue: true } : undefined);
         if (r.gvks) status.deployedGVKs = setFeatureGvks(status.deployedGVKs, RESOURCES, r.gvks);
@@ -585,7 +589,8 @@ export class SummaryReconciler {
    */
   private async deleteChecksBlock(p: Pass, which: 'preDeleteChecks' | 'postDeleteChecks'): Promise<boolean> {
     const checks = p.spec[which] ?? [];
-    if (!p.entry || checks.length === 0) return false;
+    // Pull mode: the manager cannot reach the cluster; pullModeChecks already refused the checks visibly.
+    if (!p.entry || checks.length === 0 || isPullMode(p.entry)) return false;
     const v = await this.health.check(`${p.key}#${which}`, p.entry.key, checks);
     if (v.state === 'healthy') return false;
     const message = `${which} ${v.message.replace(/^validateHealths /, '')}; ${which === 'preDeleteChecks' ? 'nothing is removed' : 'the ClusterSummary is kept'} until it passes`;
@@ -597,6 +602,7 @@ export class SummaryReconciler {
   /** preDeploy runs a feature's preDeployChecks (health-feature.ts): the entry that blocks it, or undefined. */
   private async preDeploy(p: Pass, entry: ClusterEntry, featureID: string, previous: Feature | undefined, hash: string | undefined): Promise<Feature | undefined> {
     if (p.spec.syncMode === 'DryRun') return undefined; // a DryRun report changes nothing in the cluster
+    if (isPullMode(entry)) return pullModeChecks(p.spec, featureID);
     const out = await this.health.preDeploy({ summary: p.key, cluster: entry.key, spec: p.spec, featureID: featureID as 'Resources' | 'Helm', previous, hash });
     if (out?.event) record(this.c, p.raw, out.event.type, out.event.reason, out.event.message);
     return out?.feature;
@@ -605,6 +611,7 @@ export class SummaryReconciler {
   /** gateHealth holds a deployed feature back until its validateHealths pass (health-feature.ts); Events on change. */
   private async gateHealth(p: Pass, entry: ClusterEntry, deployed: Feature, status: ClusterSummaryStatus): Promise<Feature> {
     if (p.spec.syncMode === 'DryRun') return deployed; // nothing was deployed to check
+    if (isPullMode(entry)) return pullModeChecks(p.spec, deployed.featureID) ?? deployed;
     const base: Feature = { ...deployed, status: 'Provisioned', failureReason: undefined, failureMessage: undefined, consecutiveFailures: undefined };
     const previous = status.featureSummaries?.find((f) => f.featureID === deployed.featureID);
     const featureID = deployed.featureID as 'Resources' | 'Helm';
@@ -1087,7 +1094,14 @@ export class SummaryReconciler {
     }
     if (entry?.paused) return; // Pausing is not unselecting: resume when the cluster is unpaused.
     if (spec.syncMode !== 'DryRun' && (await this.deleteChecksBlock(p, 'preDeleteChecks'))) return;
-    if (spec.syncMode !== 'DryRun') {
+    if (isPullMode(entry)) {
+      // The agent removes what it applied; the ClusterSummary waits for its report (the group's watch wakes us).
+      if ((await this.pull.withdraw(p)) === 'waiting') {
+        return this.writeStatus(raw, cs, { ...(cs.status ?? {}), featureSummaries: [{ featureID: RESOURCES, status: 'Removing' }] });
+      }
+    } else if (spec.syncMode !== 'DryRun') {
+      // A cluster that is gone may have been in pull mode: forget what was published for it.
+      if (!entry) await this.pull.terminate(p);
       let clients: Record<Target, KubeClient | undefined>;
       try {
         // A cluster that is no longer registered is gone: only the management cluster can hold our objects.
@@ -1280,4 +1294,12 @@ export async function runLimited<T>(items: readonly T[], limit: number, fn: (ite
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+// The manager has no access to a pull-mode cluster, so it cannot run health or pre-deploy checks there (the agent
+// does not run them either): a profile asking for them is refused visibly instead of deployed ungated.
+function pullModeChecks(spec: ClusterProfileSpec, featureID: string): Feature | undefined {
+  const asked = ['validateHealths', 'preDeployChecks', 'preDeleteChecks', 'postDeleteChecks'].filter((k) => ((spec as Record<string, unknown>)[k] as unknown[] | undefined)?.length);
+  if (asked.length === 0) return undefined;
+  return { featureID: featureID as Feature['featureID'], status: 'FailedNonRetriable', failureMessage: `${asked.join(', ')} cannot run for a SveltosCluster in pull mode (the management cluster has no access to it); remove them or use push mode` };
 }

@@ -46,3 +46,4 @@ export {
   type NatsSettings,
 } from './cloudevents.js';
 export { CLOUDEVENTS_FIELD_MANAGER } from './cloudevent-sink.js';
+export { PULL_FIELD_MANAGER, parseBundleResource, startPullAgent, type PullAgent, type PullAgentOptions } from './pull-agent.js';

@@ -140,3 +140,14 @@ export {
   type SeedObject,
   type SeedRole,
 } from './seeds.js';
+export {
+  configurationBundleSpecSchema,
+  configurationGroupSpecSchema,
+  configurationGroupStatusSchema,
+  PullMode,
+  type ConfigurationBundle,
+  type ConfigurationBundleSpec,
+  type ConfigurationGroup,
+  type ConfigurationGroupSpec,
+  type ConfigurationGroupStatus,
+} from './pullmode-types.js';

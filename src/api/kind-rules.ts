@@ -184,4 +184,6 @@ export const KIND_RULES: Readonly<Record<KindName, KindRule>> = {
   ClusterSet: checkClusterSelector,
   Set: checkClusterSelector,
   ResourceSummary: none,
+  ConfigurationGroup: none,
+  ConfigurationBundle: none,
 };

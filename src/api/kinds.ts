@@ -21,6 +21,12 @@ import {
   eventTriggerStatusSchema,
   eventTriggerV1alpha1SpecSchema,
 } from './event-types.js';
+import {
+  configurationBundleSpecSchema,
+  configurationBundleStatusSchema,
+  configurationGroupSpecSchema,
+  configurationGroupStatusSchema,
+} from './pullmode-types.js';
 import { obj, opt, str, toJsonSchema, type JsonSchema, type TSchema } from './schema-dsl.js';
 
 /** LIB_GROUP is Sveltos' library API group (events, clusters, sets, resource summaries). */
@@ -43,7 +49,9 @@ export type KindName =
   | 'SveltosCluster'
   | 'ClusterSet'
   | 'Set'
-  | 'ResourceSummary';
+  | 'ResourceSummary'
+  | 'ConfigurationGroup'
+  | 'ConfigurationBundle';
 
 /** PrinterColumn is a CRD additionalPrinterColumns entry (what `kubectl get` shows). */
 export interface PrinterColumn {
@@ -332,6 +340,30 @@ function buildKinds(): KindDescriptor[] {
       status: true,
       storageVersion: 'v1beta1',
       versions: [v1beta1(rootSchema('ResourceSummary is the Schema for the ResourceSummary API.', resourceSummarySpecSchema(), resourceSummaryStatusSchema()))],
+    }),
+    describe({
+      kind: 'ConfigurationGroup',
+      group: LIB_GROUP,
+      plural: 'configurationgroups',
+      scope: 'Namespaced',
+      status: true,
+      storageVersion: 'v1beta1',
+      versions: [
+        v1beta1(rootSchema('ConfigurationGroup is the Schema for the configurationgroup API', configurationGroupSpecSchema(), configurationGroupStatusSchema()), [
+          { name: 'Action', type: 'string', jsonPath: '.spec.action' },
+          { name: 'Status', type: 'string', jsonPath: '.status.status' },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ]),
+      ],
+    }),
+    describe({
+      kind: 'ConfigurationBundle',
+      group: LIB_GROUP,
+      plural: 'configurationbundles',
+      scope: 'Namespaced',
+      status: true,
+      storageVersion: 'v1beta1',
+      versions: [v1beta1(rootSchema('ConfigurationBundle is the Schema for the configurationbundle API', configurationBundleSpecSchema(), configurationBundleStatusSchema()))],
     }),
   ];
 }

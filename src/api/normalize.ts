@@ -8,6 +8,7 @@ import { EVENT_SOURCE_FLAT_FIELDS } from './kind-rules.js';
 import { kindDescriptor, lookupKind, storageSchema, type KindDescriptor, type KindName } from './kinds.js';
 import { parseLabelSelector, type LabelSelector } from './label-selector.js';
 import type { ClusterProfile, ClusterReport, ClusterSummary, Profile, ResourceSummary } from './profile-types.js';
+import type { ConfigurationBundle, ConfigurationGroup } from './pullmode-types.js';
 import { applyDefaults, dropNulls, pruneUnknownFields } from './schema-ops.js';
 import { validateAgainstSchema } from './schema-validate.js';
 import { validate } from './validate.js';
@@ -25,6 +26,8 @@ export interface SveltosObjectByKind {
   ClusterSet: ClusterSet;
   Set: SveltosSet;
   ResourceSummary: ResourceSummary;
+  ConfigurationGroup: ConfigurationGroup;
+  ConfigurationBundle: ConfigurationBundle;
 }
 
 /** NormalizedKind is a kind normalize can produce. */
@@ -239,4 +242,6 @@ const CONVERTERS: Readonly<Record<KindName, Converter>> = {
   ClusterSet: same_('ClusterSet'),
   Set: same_('Set'),
   ResourceSummary: same_('ResourceSummary'),
+  ConfigurationGroup: same_('ConfigurationGroup'),
+  ConfigurationBundle: same_('ConfigurationBundle'),
 };

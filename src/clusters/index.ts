@@ -36,6 +36,20 @@ export {
   type ClusterSelection,
   type SelectOptions,
 } from './registry.js';
-export { ClusterReadinessController, planStatus, type ProbeOutcome, type ReadinessControllerOptions, type StatusPlan } from './readiness.js';
+export { ClusterReadinessController, configProblem, planStatus, type ProbeOutcome, type ReadinessControllerOptions, type StatusPlan } from './readiness.js';
 export { ClusterSetController, selectClusters, type ClusterSetControllerOptions, type ObjectRefOut } from './sets.js';
-export { parseLabels, registerCluster, validateRegistration, type RegisterAction, type RegisterOptions, type RegisterResult } from './register.js';
+export { parseLabels, registerCluster, registerPullModeCluster, validateRegistration, type RegisterAction, type RegisterOptions, type RegisterResult } from './register.js';
+export { checkProblems, runClusterChecks, type CheckPhase, type ChecksOutcome, type ClusterCheck } from './checks.js';
+export { parseCron, type CronParseResult, type CronSchedule } from './cron.js';
+export { ActiveWindowController, activeWindowHash, planActiveWindow, type ActiveWindow, type ActiveWindowControllerOptions, type WindowPlan } from './active-window.js';
+export {
+  RENEWED_KUBECONFIG_KEY,
+  TokenRenewalController,
+  parseGoDuration,
+  planRenewal,
+  serviceAccountOfToken,
+  withToken,
+  type RenewalPlan,
+  type TokenRenewalControllerOptions,
+  type TokenRequestRenewalOption,
+} from './token-renewal.js';

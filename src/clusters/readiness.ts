@@ -15,11 +15,15 @@ import {
   type BackoffOptions,
   type EventRecorder,
   type InformerFactory,
+  type KubeClient,
   type KubeObject,
   type ReconcileResult,
   type Subscription,
 } from '../kube/index.js';
+import { createLuaRuntime, type LuaRuntime } from '../lua/index.js';
 import { silentLogger, type Logger } from '../obs/index.js';
+import { planActiveWindow, type ActiveWindow } from './active-window.js';
+import { checkProblems, runClusterChecks, type CheckPhase, type ClusterCheck } from './checks.js';
 import { K8S_VERSION_LABEL, SVELTOS_CLUSTER, k8sVersionLabel } from './cluster.js';
 import type { ClusterRegistry } from './registry.js';
 
@@ -39,6 +43,8 @@ export interface ReadinessControllerOptions {
   failureBackoff?: BackoffOptions;
   /** Concurrent probes (default 10). */
   workers?: number;
+  /** Problems other controllers own (e.g. token renewal) shown in status.failureMessage while probes succeed. */
+  extraProblem?: (namespace: string, name: string) => string | undefined;
 }
 
 interface ProbeState {
@@ -50,12 +56,36 @@ interface ProbeState {
 }
 
 type SveltosClusterObject = KubeObject & {
-  spec?: { consecutiveFailureThreshold?: number; pullMode?: boolean };
+  spec?: {
+    consecutiveFailureThreshold?: number;
+    pullMode?: boolean;
+    readinessChecks?: ClusterCheck[];
+    livenessChecks?: ClusterCheck[];
+    activeWindow?: ActiveWindow;
+  };
   status?: SveltosClusterStatus;
 };
 
-/** ProbeOutcome is the result of one probe. */
-export type ProbeOutcome = { ok: true; version: string } | { ok: false; message: string };
+/**
+ * ProbeOutcome is the result of one probe: reachable (and every readiness/liveness check passed), unreachable, or
+ * reachable with a check that did not pass (`check`; `version` is then known).
+ */
+export type ProbeOutcome =
+  | { ok: true; version: string }
+  | { ok: false; message: string; check?: { phase: CheckPhase; name: string; error: boolean }; version?: string };
+
+/**
+ * configProblem is what is wrong in a SveltosCluster's spec that no probe can reveal (duplicate check names, an
+ * activeWindow that does not parse): it stays in status.failureMessage while the cluster is otherwise healthy.
+ */
+export function configProblem(spec: SveltosClusterObject['spec'] | undefined): string | null {
+  const problems = [...checkProblems('readiness', spec?.readinessChecks), ...checkProblems('liveness', spec?.livenessChecks)];
+  if (spec?.activeWindow) {
+    const w = planActiveWindow(spec.activeWindow, new Date(0));
+    if (!w.ok) problems.push(w.message);
+  }
+  return problems.length > 0 ? problems.join('; ') : null;
+}
 
 /** StatusPlan is what a probe changes: the status fields to write and the Events to emit. */
 export interface StatusPlan {
@@ -67,18 +97,32 @@ export interface StatusPlan {
  * planStatus computes the status after a probe (pure). `failures` is the number of consecutive failures before
  * this probe. Go: sveltoscluster_controller.go reconcileNormal + updateConnectionStatus
  */
-export function planStatus(current: SveltosClusterStatus | undefined, failures: number, threshold: number | undefined, outcome: ProbeOutcome): StatusPlan {
+export function planStatus(
+  current: SveltosClusterStatus | undefined,
+  failures: number,
+  threshold: number | undefined,
+  outcome: ProbeOutcome,
+  problem: string | null = null,
+): StatusPlan {
   const cur = current ?? {};
   const limit = Math.max(1, threshold ?? 3);
   const events: StatusPlan['events'] = [];
   if (outcome.ok) {
     if (cur.ready !== true) events.push({ type: 'Normal', reason: 'ClusterReady', message: `cluster is reachable (Kubernetes ${outcome.version})` });
     else if (cur.connectionStatus === 'Down') events.push({ type: 'Normal', reason: 'ConnectionRestored', message: `cluster is reachable again (Kubernetes ${outcome.version})` });
-    return { status: { ready: true, version: outcome.version, connectionStatus: 'Healthy', connectionFailures: 0, failureMessage: null }, events };
+    return { status: { ready: true, version: outcome.version, connectionStatus: 'Healthy', connectionFailures: 0, failureMessage: problem }, events };
   }
+  if (outcome.check?.phase === 'readiness') {
+    // Reachable but not ready yet: the connection is fine, the cluster stays unready (unselected) until it passes.
+    events.push({ type: 'Warning', reason: 'ReadinessCheckFailed', message: `${outcome.message}; the cluster stays not ready` });
+    const status: StatusPlan['status'] = { connectionStatus: 'Healthy', connectionFailures: 0, failureMessage: outcome.message };
+    if (outcome.version) status.version = outcome.version;
+    return { status, events };
+  }
+  // Unreachable, or a liveness check did not pass: a connection failure (Down at the threshold).
   const n = failures + 1;
   const down = n >= limit;
-  events.push({ type: 'Warning', reason: 'ProbeFailed', message: outcome.message });
+  events.push({ type: 'Warning', reason: outcome.check ? 'LivenessCheckFailed' : 'ProbeFailed', message: outcome.message });
   if (down && cur.connectionStatus !== 'Down') {
     events.push({ type: 'Warning', reason: 'ConnectionDown', message: `${n} consecutive connection failures (threshold ${limit}): ${outcome.message}` });
   }
@@ -109,6 +153,7 @@ export class ClusterReadinessController {
   private readonly interval: number;
   private readonly timeout: number;
   private readonly log: Logger;
+  private runtime: Promise<LuaRuntime> | undefined;
 
   constructor(private readonly options: ReadinessControllerOptions) {
     this.interval = options.probeIntervalMs ?? 60_000;
@@ -136,6 +181,9 @@ export class ClusterReadinessController {
     await this.controller.stop();
     await this.sub?.unsubscribe();
     this.sub = undefined;
+    const rt = this.runtime;
+    this.runtime = undefined;
+    if (rt) (await rt).close();
   }
 
   /** reconcile probes one SveltosCluster when due and writes its status. */
@@ -153,15 +201,16 @@ export class ClusterReadinessController {
     const st = this.state.get(key);
     if (st && st.generation === obj.metadata.generation && now < st.nextAt) return { requeueAfter: st.nextAt - now };
 
-    const outcome = await this.probe(entry.key, st !== undefined && !st.ok);
+    const outcome = await this.probe(entry.key, st !== undefined && !st.ok, obj);
     const failures = st?.failures ?? obj.status?.connectionFailures ?? 0;
-    const plan = planStatus(obj.status, failures, obj.spec?.consecutiveFailureThreshold, outcome);
+    const problems = [configProblem(obj.spec), this.options.extraProblem?.(namespace, name)].filter((p): p is string => !!p);
+    const plan = planStatus(obj.status, failures, obj.spec?.consecutiveFailureThreshold, outcome, problems.length > 0 ? problems.join('; ') : null);
     const client = this.options.registry.mgmt;
     const ref = { ...SVELTOS_CLUSTER, namespace, name };
     if (statusDiffers(obj.status, plan.status)) {
       await client.patch(ref, 'merge', { status: plan.status }, { subresource: 'status' });
     }
-    if (outcome.ok) {
+    if (outcome.version) {
       const label = k8sVersionLabel(outcome.version);
       if (label && obj.metadata.labels?.[K8S_VERSION_LABEL] !== label) {
         await client.patch(ref, 'merge', { metadata: { labels: { [K8S_VERSION_LABEL]: label } } });
@@ -182,14 +231,32 @@ export class ClusterReadinessController {
     return { requeueAfter: delay };
   }
 
-  private async probe(clusterKey: string, fresh: boolean): Promise<ProbeOutcome> {
+  private async probe(clusterKey: string, fresh: boolean, obj: SveltosClusterObject): Promise<ProbeOutcome> {
+    let version: string;
+    let client: KubeClient;
     try {
       // A failing cluster re-reads its Secret each time: the fix is often a new kubeconfig.
-      const c = await this.options.registry.client(clusterKey, { fresh });
-      const v = await c.version({ timeoutMs: this.timeout });
-      return { ok: true, version: v.gitVersion };
+      client = await this.options.registry.client(clusterKey, { fresh });
+      version = (await client.version({ timeoutMs: this.timeout })).gitVersion;
     } catch (err) {
       return { ok: false, message: errorMessage(err) };
     }
+    // Not ready yet: readinessChecks decide; ready: livenessChecks (Go: isReady / isHealthy over cluster_checks).
+    const phase: CheckPhase = obj.status?.ready === true ? 'liveness' : 'readiness';
+    const checks = (phase === 'readiness' ? obj.spec?.readinessChecks : obj.spec?.livenessChecks) ?? [];
+    if (checks.length === 0) return { ok: true, version };
+    const out = await runClusterChecks(client, checks, await this.lua(), { signal: AbortSignal.timeout(this.timeout) });
+    if (out.ok) return { ok: true, version };
+    return {
+      ok: false,
+      version,
+      message: `${phase} check ${out.check} ${out.error ? `failed: ${out.message}` : out.message}`,
+      check: { phase, name: out.check, error: out.error },
+    };
+  }
+
+  private lua(): Promise<LuaRuntime> {
+    this.runtime ??= createLuaRuntime();
+    return this.runtime;
   }
 }

@@ -111,3 +111,35 @@ export async function registerCluster(mgmt: KubeClient, o: RegisterOptions): Pro
   }
   return actions;
 }
+
+/**
+ * registerPullModeCluster creates (or updates the labels of) a SveltosCluster with spec.pullMode: no kubeconfig
+ * Secret — the management side never connects; `ripple agent --pull` in the cluster pulls its configuration.
+ * pullMode is immutable: an existing push-mode SveltosCluster of that name is an error.
+ */
+export async function registerPullModeCluster(mgmt: KubeClient, o: Omit<RegisterOptions, 'kubeconfig'>): Promise<RegisterAction[]> {
+  const actions: RegisterAction[] = [];
+  await mgmt.resource(SVELTOS_CLUSTER);
+  const ns = await mgmt.getIfExists({ apiVersion: 'v1', kind: 'Namespace', name: o.namespace });
+  if (!ns) await mgmt.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } });
+  actions.push({ object: `namespace/${o.namespace}`, result: ns ? 'unchanged' : 'created' });
+  const ref = { ...SVELTOS_CLUSTER, namespace: o.namespace, name: o.name };
+  const objectName = `sveltoscluster.lib.projectsveltos.io/${o.name}`;
+  const labels = o.labels ?? {};
+  const existing = await mgmt.getIfExists<KubeObject & { spec?: { pullMode?: boolean } }>(ref);
+  if (!existing) {
+    await mgmt.create({ ...SVELTOS_CLUSTER, metadata: { name: o.name, namespace: o.namespace, ...(Object.keys(labels).length > 0 ? { labels } : {}) }, spec: { pullMode: true } });
+    actions.push({ object: objectName, result: 'created' });
+    return actions;
+  }
+  if (existing.spec?.pullMode !== true) {
+    throw new Error(`SveltosCluster ${o.namespace}/${o.name} is already registered without pull mode, and spec.pullMode is immutable: delete it first (kubectl -n ${o.namespace} delete sveltoscluster ${o.name})`);
+  }
+  const cur = existing.metadata.labels ?? {};
+  const labelPatch = Object.fromEntries(Object.entries(labels).filter(([k, v]) => cur[k] !== v));
+  if (Object.keys(labelPatch).length > 0) {
+    await mgmt.patch(ref, 'merge', { metadata: { labels: labelPatch } });
+    actions.push({ object: objectName, result: 'configured' });
+  } else actions.push({ object: objectName, result: 'unchanged' });
+  return actions;
+}

@@ -6,6 +6,8 @@ export {
   LuaRuntime,
   decodeMatchStatus,
   decodeAggregated,
+  decodeCheckStatus,
+  type LuaCheckResult,
   type LuaRuntimeOptions,
   type LuaRunOptions,
   type LuaClock,

@@ -68,6 +68,11 @@ export type LuaAggregateResult =
   | { ok: true; resources: Record<string, unknown>[]; message: string; output: string[] }
   | { ok: false; failure: LuaFailure; output: string[] };
 
+/** LuaCheckResult is the outcome of a cluster check `evaluate(resources)`: {pass, message} or a failure. */
+export type LuaCheckResult =
+  | { ok: true; pass: boolean; message: string; output: string[] }
+  | { ok: false; failure: LuaFailure; output: string[] };
+
 /** LuaScript is a compiled script handle; valid for the runtime that compiled it. */
 export interface LuaScript {
   readonly source: string;
@@ -391,6 +396,35 @@ export class LuaRuntime {
     return r;
   }
 
+  /**
+   * check runs a SveltosCluster readiness/liveness `condition`: global `resources` = the selected objects, then
+   * evaluate(resources), decoded as sveltoscluster-manager's checkStatus {pass bool; message string}. The API docs
+   * name the field "result": a table with `result` and no `pass` is read through it, instead of silently failing.
+   */
+  check(script: LuaScript | string, objects: Record<string, unknown>[], opts: LuaRunOptions = {}): LuaCheckResult {
+    this.counters.evaluations++;
+    const r = this.run(script, opts, opts.instructionLimit ?? this.limits.aggregateInstructionLimit, (e) => {
+      const x = e.vm.x;
+      x.lua_createtable(e.vm.L, objects.length, 0);
+      for (let i = 0; i < objects.length; i++) {
+        e.conv.pushLazyRoot(objects[i]);
+        x.lua_rawseti(e.vm.L, -2, BigInt(i + 1));
+      }
+      e.conv.pin(-1);
+      return 'resources';
+    });
+    if (!r.ok) {
+      this.counters.failures++;
+      return r;
+    }
+    const decoded = decodeCheckStatus(r.value);
+    if ('failure' in decoded) {
+      this.counters.failures++;
+      return { ok: false, failure: decoded.failure, output: r.output };
+    }
+    return { ok: true, pass: decoded.pass, message: decoded.message, output: r.output };
+  }
+
   /** close releases the Lua state; the runtime cannot be used afterwards. */
   close(): void {
     this.engine.close();
@@ -647,4 +681,29 @@ export function decodeAggregated(v: JsonValue): { resources: Record<string, unkn
     message = s.value;
   }
   return { resources, message };
+}
+
+/** decodeCheckStatus is json.Unmarshal into sveltoscluster-manager's checkStatus {pass bool; message string}. */
+export function decodeCheckStatus(v: JsonValue): { pass: boolean; message: string } | { failure: LuaFailure } {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    return { failure: failure('result', `json: cannot unmarshal ${jsonKind(v)} into Go value of type controllers.checkStatus`) };
+  }
+  let p = pickField(v, 'pass');
+  if (!p.present) p = pickField(v, 'result');
+  let pass = false;
+  if (p.present && p.value !== null) {
+    if (typeof p.value !== 'boolean') {
+      return { failure: failure('result', `json: cannot unmarshal ${jsonKind(p.value!)} into Go struct field checkStatus.pass of type bool`) };
+    }
+    pass = p.value;
+  }
+  let message = '';
+  const s = pickField(v, 'message');
+  if (s.present && s.value !== null) {
+    if (typeof s.value !== 'string') {
+      return { failure: failure('result', `json: cannot unmarshal ${jsonKind(s.value!)} into Go struct field checkStatus.message of type string`) };
+    }
+    message = s.value;
+  }
+  return { pass, message };
 }

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { startAddonDeployer, type AddonDeployer } from '../addons/index.js';
 import { startAgentManager, type AgentDeployment, type AgentManager } from '../agent/index.js';
-import { ClusterReadinessController, ClusterRegistry, ClusterSetController } from '../clusters/index.js';
+import { ActiveWindowController, ClusterReadinessController, ClusterRegistry, ClusterSetController, TokenRenewalController } from '../clusters/index.js';
 import { startEventManager, type EventManager, type EventManagerOptions } from '../events/index.js';
 import { EventRecorder, FencedError, InformerFactory, KubeClient, LeaderElector, errorMessage } from '../kube/index.js';
 import { createMetricsRegistry, serveMetrics, silentLogger, type Logger, type Registry } from '../obs/index.js';
@@ -107,6 +107,8 @@ export interface Manager {
 interface Controllers {
   readiness: ClusterReadinessController;
   sets: ClusterSetController;
+  activeWindow: ActiveWindowController;
+  tokens: TokenRenewalController;
   agent?: AgentManager;
   events?: EventManager;
   addons?: AddonDeployer;
@@ -224,12 +226,16 @@ class ControlPlane implements Manager {
     if (this.stopping || this.controllers) return;
     const o = this.options;
     const common = { informers: this.informers, registry: this.registry, recorder: this.recorder, logger: o.logger, metrics: this.metrics };
-    const readiness = new ClusterReadinessController({ ...common, probeIntervalMs: o.probeIntervalMs });
+    const tokens = new TokenRenewalController({ registry: this.registry, informers: this.informers, recorder: this.recorder, logger: o.logger });
+    const readiness = new ClusterReadinessController({ ...common, probeIntervalMs: o.probeIntervalMs, extraProblem: (ns, name) => tokens.problem(ns, name) });
     const sets = new ClusterSetController({ registry: this.registry, informers: this.informers, logger: o.logger, metrics: this.metrics });
-    const c: Controllers = { readiness, sets };
+    const activeWindow = new ActiveWindowController({ registry: this.registry, informers: this.informers, recorder: this.recorder, logger: o.logger });
+    const c: Controllers = { readiness, sets, activeWindow, tokens };
     this.controllers = c;
     readiness.start();
     sets.start();
+    activeWindow.start();
+    tokens.start();
     try {
       c.agent = await startAgentManager({ ...common, mode: o.agentMode ?? 'agentless', agentDeployment: o.agentDeployment, clock: o.clock, coalesceMs: o.coalesceMs, luaInstructionLimit: o.luaInstructionLimit });
       c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs, renderBudget: o.renderBudget });
@@ -255,6 +261,8 @@ class ControlPlane implements Manager {
     await c.events?.stop();
     await c.agent?.stop();
     await c.sets.stop();
+    await c.activeWindow.stop();
+    await c.tokens.stop();
     await c.readiness.stop();
     this.logger.info('controllers stopped');
   }

@@ -1,7 +1,7 @@
 // agent: `ripple agent` runs the agent for one managed cluster (delivery modes push / collect);
 // `ripple agent manager` runs the management side of any delivery mode on its own; `ripple agent rbac` prints the
 // scoped management-cluster credential a pushing agent needs.
-import { startAgentManager, startClusterAgent, type DeliveryMode } from '../../agent/index.js';
+import { startAgentManager, startClusterAgent, startPullAgent, type DeliveryMode } from '../../agent/index.js';
 import { isDNS1123Label, isDNS1123Subdomain, type ClusterType } from '../../api/index.js';
 import { ClusterRegistry } from '../../clusters/index.js';
 import { EventRecorder, InformerFactory, KubeClient, KubeConfigError, errorMessage, loadKubeConfig } from '../../kube/index.js';
@@ -12,7 +12,7 @@ import { kubeConfigFrom, logLevelFlag, onStopSignal, type LogLevel } from '../ru
 const AGENT_USAGE = `Usage: ripple agent --cluster-namespace NS --cluster-name NAME [--cluster-type Sveltos|Capi]
                     [--kubeconfig FILE] [--context CTX]
                     [--mgmt-kubeconfig FILE] [--mgmt-context CTX] [--run-mode send-reports|do-not-send-reports]
-                    [--coalesce-ms MS] [--metrics-port P] [--log-level LEVEL]
+                    [--pull] [--coalesce-ms MS] [--metrics-port P] [--log-level LEVEL]
 
 Runs the Ripple agent for ONE managed cluster, like Sveltos' sveltos-agent. It evaluates the EventSources found in
 that cluster (only those annotated projectsveltos.io/deployed-by-sveltos, which the management side copies there),
@@ -33,6 +33,14 @@ Run modes (Sveltos' --run-mode):
   do-not-send-reports   only write the managed copy; the management side collects it
                         (\`ripple agent manager --mode collect\`). The default without --mgmt-kubeconfig.
 
+Pull mode (--pull, for a SveltosCluster with spec.pullMode: true): the management cluster never connects to this
+cluster. The agent watches the ConfigurationGroups of its cluster in namespace NS of the management cluster
+(through --mgmt-kubeconfig, outbound only), applies their ConfigurationBundles to this cluster (--kubeconfig or the
+in-cluster service account), removes what is no longer wanted, and reports in each ConfigurationGroup's status and
+in the SveltosCluster's status (ready, version, agentLastReportTime). The management credential needs, in NS only:
+configurationgroups get,list,watch,patch (+ /status patch), configurationbundles get,list, sveltosclusters/status
+patch.
+
 Flags:
   --cluster-namespace NS    namespace of the cluster's SveltosCluster / CAPI Cluster in the management cluster (required)
   --cluster-name NAME       its name                                                                         (required)
@@ -42,6 +50,7 @@ Flags:
   --mgmt-kubeconfig FILE    the management cluster (scoped credential), for send-reports
   --mgmt-context CTX        context in --mgmt-kubeconfig
   --run-mode MODE           send-reports or do-not-send-reports (see above)
+  --pull                    pull mode: fetch and apply what the management cluster publishes (needs --mgmt-kubeconfig)
   --coalesce-ms MS          window in which bursts of object changes are evaluated together (default 10)
   --metrics-port P          serve Prometheus metrics on 127.0.0.1:P/metrics
   --log-level LEVEL         error, warn, info (default) or debug; JSON lines on stderr
@@ -82,16 +91,21 @@ Exit codes: 0 stopped by SIGTERM; 130 stopped by SIGINT; 2 bad command line; 3 u
             4 the management cluster cannot be reached or lacks the Sveltos CRDs.
 `;
 
-const RBAC_USAGE = `Usage: ripple agent rbac --cluster-namespace NS --cluster-name NAME [--service-account NAME]
+const RBAC_USAGE = `Usage: ripple agent rbac --cluster-namespace NS --cluster-name NAME [--service-account NAME] [--pull]
 
 Prints the management-cluster objects a pushing agent (\`ripple agent --run-mode send-reports\`) needs: a
 ServiceAccount in NS and a Role + RoleBinding allowing EventReports (and their status) in NS only — nothing
 cluster-wide, nothing in other namespaces. Build the agent's --mgmt-kubeconfig from a token of that ServiceAccount.
 
+With --pull, the Role is the one a pulling agent (\`ripple agent --pull\`) needs instead: ConfigurationGroups
+(get, list, watch, patch, update; status patch/update), ConfigurationBundles (get, list, watch) and the status of its
+own SveltosCluster NAME — in NS only.
+
 Flags:
   --cluster-namespace NS   namespace of the cluster in the management cluster (required)
   --cluster-name NAME      the cluster's name (required; names the objects)
   --service-account NAME   ServiceAccount name (default ripple-agent-NAME)
+  --pull                   the credential of a pulling agent (pull mode)
 
 Example:
   ripple agent rbac --cluster-namespace fleet --cluster-name edge-1 | kubectl apply -f -
@@ -119,6 +133,62 @@ async function reachable(client: KubeClient, what: string, io: CommandIO, cmd: s
   }
 }
 
+async function runPullAgent(values: Record<string, string | boolean | undefined>, io: CommandIO): Promise<number> {
+  const cmd = 'ripple agent --pull';
+  const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+  const ns = str('cluster-namespace');
+  const name = str('cluster-name');
+  if (!ns || !name) throw new UsageError(`missing ${[!ns && '--cluster-namespace', !name && '--cluster-name'].filter(Boolean).join(', ')}`);
+  if (isDNS1123Label(ns).length > 0) throw new UsageError(`--cluster-namespace ${JSON.stringify(ns)} is not a valid namespace name`);
+  if (isDNS1123Subdomain(name).length > 0) throw new UsageError(`--cluster-name ${JSON.stringify(name)} is not a valid object name`);
+  if ((str('cluster-type') ?? 'Sveltos') !== 'Sveltos') throw new UsageError('--pull is for SveltosClusters (pull mode is a SveltosCluster setting)');
+  if (str('run-mode')) throw new UsageError('--pull and --run-mode do not go together: a pulling agent applies configuration, it does not evaluate EventSources');
+  if (!str('mgmt-kubeconfig')) throw new UsageError('--pull needs --mgmt-kubeconfig (the management-cluster credential the agent pulls with)');
+  const level = logLevelFlag(str('log-level'), 'info');
+  let local: KubeClient;
+  let mgmt: KubeClient;
+  try {
+    local = new KubeClient(kubeConfigFrom(str('kubeconfig'), str('context')), { name: `${ns}/${name}` });
+  } catch (err) {
+    if (err instanceof KubeConfigError) {
+      io.stderr.write(`${cmd}: managed cluster kubeconfig${str('kubeconfig') ? ` ${str('kubeconfig')}` : ''}: ${err.message}\n`);
+      return ExitCode.BadInput;
+    }
+    throw err;
+  }
+  try {
+    mgmt = new KubeClient(loadKubeConfig({ file: str('mgmt-kubeconfig')!, context: str('mgmt-context') }), { name: 'management' });
+  } catch (err) {
+    local.close();
+    if (err instanceof KubeConfigError) {
+      io.stderr.write(`${cmd}: --mgmt-kubeconfig ${str('mgmt-kubeconfig')}: ${err.message}\n`);
+      return ExitCode.BadInput;
+    }
+    throw err;
+  }
+  if (!(await reachable(local, 'the managed cluster', io, cmd)) || !(await reachable(mgmt, 'the management cluster', io, cmd))) {
+    local.close();
+    mgmt.close();
+    return ExitCode.Unavailable;
+  }
+  const logger = loggerFor(io, level);
+  const agent = startPullAgent({ mgmt, local, clusterNamespace: ns, clusterName: name, logger });
+  try {
+    await agent.ready;
+  } catch (err) {
+    io.stderr.write(`${cmd}: cannot watch ConfigurationGroups in namespace ${ns} of the management cluster: ${errorMessage(err)}\nCheck that the management cluster serves ConfigurationGroup (lib.projectsveltos.io/v1beta1) and that the credential may list/watch them in ${ns}.\n`);
+  }
+  io.stdout.write(`ripple agent running in pull mode for SveltosCluster ${ns}/${name}: applying its ConfigurationGroups. Stop with Ctrl-C.\n`);
+  const stop = onStopSignal();
+  const signal = await stop.signal;
+  stop.dispose();
+  await agent.stop();
+  local.close();
+  mgmt.close();
+  io.stderr.write(`${cmd}: stopped (${signal})\n`);
+  return signal === 'SIGINT' ? ExitCode.Interrupted : ExitCode.Ok;
+}
+
 export const commands: Command[] = [
   {
     path: ['agent'],
@@ -134,11 +204,13 @@ export const commands: Command[] = [
         'mgmt-kubeconfig': { type: 'string' },
         'mgmt-context': { type: 'string' },
         'run-mode': { type: 'string' },
+        pull: { type: 'boolean' },
         'coalesce-ms': { type: 'string' },
         'metrics-port': { type: 'string' },
         'log-level': { type: 'string' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (subcommands: manager, rbac)`);
+      if (values.pull) return runPullAgent(values, io);
       const ns = values['cluster-namespace'];
       const name = values['cluster-name'];
       if (!ns || !name) throw new UsageError(`missing ${[!ns && '--cluster-namespace', !name && '--cluster-name'].filter(Boolean).join(', ')}`);
@@ -281,6 +353,7 @@ export const commands: Command[] = [
         'cluster-namespace': { type: 'string' },
         'cluster-name': { type: 'string' },
         'service-account': { type: 'string' },
+        pull: { type: 'boolean' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const ns = values['cluster-namespace'];
@@ -289,14 +362,35 @@ export const commands: Command[] = [
       if (isDNS1123Label(ns).length > 0) throw new UsageError(`--cluster-namespace ${JSON.stringify(ns)} is not a valid namespace name`);
       const sa = values['service-account'] ?? `ripple-agent-${name}`;
       if (isDNS1123Subdomain(sa).length > 0) throw new UsageError(`service account name ${JSON.stringify(sa)} is not valid; pass --service-account`);
-      io.stdout.write(agentRbacYaml(ns, sa));
+      io.stdout.write(agentRbacYaml(ns, sa, values.pull ? name : undefined));
       return ExitCode.Ok;
     },
   },
 ];
 
 /** agentRbacYaml is the ServiceAccount, Role and RoleBinding of a pushing agent's management-cluster credential. */
-export function agentRbacYaml(namespace: string, serviceAccount: string): string {
+export function agentRbacYaml(namespace: string, serviceAccount: string, pullCluster?: string): string {
+  const rules =
+    pullCluster === undefined
+      ? `- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["eventreports"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["eventreports/status"]
+  verbs: ["get", "update", "patch"]`
+      : `- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["configurationgroups"]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["configurationgroups/status"]
+  verbs: ["get", "patch", "update"]
+- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["configurationbundles"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["lib.projectsveltos.io"]
+  resources: ["sveltosclusters/status"]
+  resourceNames: ["${pullCluster}"]
+  verbs: ["get", "patch", "update"]`;
   return `apiVersion: v1
 kind: ServiceAccount
 metadata:
@@ -309,12 +403,7 @@ metadata:
   name: ${serviceAccount}
   namespace: ${namespace}
 rules:
-- apiGroups: ["lib.projectsveltos.io"]
-  resources: ["eventreports"]
-  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
-- apiGroups: ["lib.projectsveltos.io"]
-  resources: ["eventreports/status"]
-  verbs: ["get", "update", "patch"]
+${rules}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding

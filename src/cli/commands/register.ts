@@ -4,7 +4,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseLabels, registerCluster, validateRegistration } from '../../clusters/index.js';
+import { parseLabels, registerCluster, registerPullModeCluster, validateRegistration } from '../../clusters/index.js';
 import {
   KubeClient,
   KubeConfigError,
@@ -20,6 +20,7 @@ import { ExitCode, UsageError, parseFlags, type Command } from '../command.js';
 
 const USAGE = `Usage: ripple register cluster --namespace NS --name NAME --kubeconfig FILE [--context CTX]
                                [--labels k=v,...] [--mgmt-kubeconfig FILE] [--mgmt-context CTX]
+       ripple register cluster --namespace NS --name NAME --pull-mode [--labels k=v,...] [--mgmt-kubeconfig FILE]
 
 Registers a Kubernetes cluster with the management cluster so that EventTriggers and ClusterProfiles can select it.
 In the management cluster it creates (or updates):
@@ -30,12 +31,16 @@ In the management cluster it creates (or updates):
 Running it again updates what changed and reports "unchanged" for the rest. Labels are merged into existing ones.
 To make the management cluster itself a target, register it as --namespace mgmt --name mgmt.
 
+With --pull-mode the SveltosCluster gets spec.pullMode: true and no kubeconfig Secret: the management cluster never
+connects to the cluster; run \`ripple agent --pull\` there (the command prints how, with its scoped credential).
+
 Flags:
   --namespace NS           namespace of the SveltosCluster in the management cluster        (required)
   --name NAME              name of the SveltosCluster                                        (required)
   --kubeconfig FILE        kubeconfig of the cluster to register                             (required)
   --context CTX            context to use from --kubeconfig (default: its current context)
   --labels k=v,...         labels for the SveltosCluster (used by clusterSelector)
+  --pull-mode              register for pull mode (no --kubeconfig; the cluster's agent pulls its configuration)
   --mgmt-kubeconfig FILE   kubeconfig of the management cluster (default: $KUBECONFIG, else ~/.kube/config)
   --mgmt-context CTX       context to use from the management kubeconfig
 
@@ -57,6 +62,45 @@ function defaultMgmtKubeconfig(): KubeConfig | undefined {
   return kc;
 }
 
+async function registerPull(
+  io: { stdout: NodeJS.WritableStream },
+  o: { namespace: string; name: string; labels: Record<string, string>; mgmtKubeconfig?: string; mgmtContext?: string },
+  fail: (code: number, msg: string) => number,
+): Promise<number> {
+  let mgmt: KubeClient;
+  try {
+    let kc: KubeConfig | undefined;
+    if (o.mgmtKubeconfig) kc = loadKubeConfig({ file: o.mgmtKubeconfig, context: o.mgmtContext });
+    else {
+      kc = defaultMgmtKubeconfig();
+      if (!kc) throw new UsageError('no management cluster kubeconfig: pass --mgmt-kubeconfig FILE or set KUBECONFIG');
+      kc = loadKubeConfig({ kubeConfig: kc, context: o.mgmtContext });
+    }
+    mgmt = new KubeClient(kc);
+  } catch (err) {
+    if (err instanceof KubeConfigError) return fail(ExitCode.BadInput, `management kubeconfig: ${err.message}`);
+    throw err;
+  }
+  try {
+    const actions = await registerPullModeCluster(mgmt, { namespace: o.namespace, name: o.name, labels: o.labels });
+    for (const a of actions) io.stdout.write(`${a.object} ${a.result}\n`);
+  } catch (err) {
+    if (isKindNotInstalled(err)) return fail(ExitCode.Unavailable, 'the management cluster does not serve SveltosCluster; install the CRDs first:  ripple manifests crds | kubectl apply -f -');
+    if (isUnreachable(err)) return fail(ExitCode.Unavailable, `cannot reach the management cluster: ${err.message}\nCheck --mgmt-kubeconfig / --mgmt-context.`);
+    if (isStatusError(err)) return fail(ExitCode.Unavailable, `the management cluster refused the request (${err.code} ${err.reason}): ${err.message}`);
+    return fail(ExitCode.BadInput, errorMessage(err));
+  } finally {
+    mgmt.close();
+  }
+  io.stdout.write(
+    `Next: give the cluster's agent its management credential and start it in the cluster:\n` +
+      `  ripple agent rbac --pull --cluster-namespace ${o.namespace} --cluster-name ${o.name} | kubectl apply -f -\n` +
+      `  kubectl -n ${o.namespace} create token ripple-agent-${o.name} --duration 8760h   # into the agent's --mgmt-kubeconfig\n` +
+      `  ripple agent --pull --cluster-namespace ${o.namespace} --cluster-name ${o.name} --mgmt-kubeconfig FILE\n`,
+  );
+  return ExitCode.Ok;
+}
+
 export const commands: Command[] = [
   {
     path: ['register', 'cluster'],
@@ -71,9 +115,12 @@ export const commands: Command[] = [
         labels: { type: 'string' },
         'mgmt-kubeconfig': { type: 'string' },
         'mgmt-context': { type: 'string' },
+        'pull-mode': { type: 'boolean' },
       });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-      const missing = (['namespace', 'name', 'kubeconfig'] as const).filter((f) => !values[f]);
+      const pullMode = values['pull-mode'] === true;
+      if (pullMode && values.kubeconfig) throw new UsageError('--pull-mode takes no --kubeconfig: the management cluster never connects to a pull-mode cluster');
+      const missing = (pullMode ? (['namespace', 'name'] as const) : (['namespace', 'name', 'kubeconfig'] as const)).filter((f) => !values[f]);
       if (missing.length > 0) throw new UsageError(`missing ${missing.map((f) => `--${f}`).join(', ')}`);
       const namespace = values.namespace!;
       const name = values.name!;
@@ -90,6 +137,8 @@ export const commands: Command[] = [
       }
       const problems = validateRegistration({ namespace, name, labels });
       if (problems.length > 0) return fail(ExitCode.BadInput, problems.join('\n'));
+
+      if (pullMode) return registerPull(io, { namespace, name, labels, mgmtKubeconfig: values['mgmt-kubeconfig'], mgmtContext: values['mgmt-context'] }, fail);
 
       // The managed cluster's kubeconfig, flattened so it works from inside the management cluster.
       let managedYaml: string;
