@@ -184,4 +184,5 @@ export const KIND_RULES: Readonly<Record<KindName, KindRule>> = {
   ClusterSet: checkClusterSelector,
   Set: checkClusterSelector,
   ResourceSummary: none,
+  RoleRequest: none,
 };

@@ -21,6 +21,7 @@ import {
   eventTriggerStatusSchema,
   eventTriggerV1alpha1SpecSchema,
 } from './event-types.js';
+import { roleRequestSpecSchema, roleRequestStatusSchema } from './tenancy-types.js';
 import { obj, opt, str, toJsonSchema, type JsonSchema, type TSchema } from './schema-dsl.js';
 
 /** LIB_GROUP is Sveltos' library API group (events, clusters, sets, resource summaries). */
@@ -43,7 +44,8 @@ export type KindName =
   | 'SveltosCluster'
   | 'ClusterSet'
   | 'Set'
-  | 'ResourceSummary';
+  | 'ResourceSummary'
+  | 'RoleRequest';
 
 /** PrinterColumn is a CRD additionalPrinterColumns entry (what `kubectl get` shows). */
 export interface PrinterColumn {
@@ -332,6 +334,15 @@ function buildKinds(): KindDescriptor[] {
       status: true,
       storageVersion: 'v1beta1',
       versions: [v1beta1(rootSchema('ResourceSummary is the Schema for the ResourceSummary API.', resourceSummarySpecSchema(), resourceSummaryStatusSchema()))],
+    }),
+    describe({
+      kind: 'RoleRequest',
+      group: LIB_GROUP,
+      plural: 'rolerequests',
+      scope: 'Cluster',
+      status: true,
+      storageVersion: 'v1beta1',
+      versions: [v1beta1(rootSchema('RoleRequest is the Schema for the rolerequest API: permissions a tenant admin gets in matching clusters.', roleRequestSpecSchema(), roleRequestStatusSchema()))],
     }),
   ];
 }
