@@ -184,6 +184,7 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
       await summaryController.stop();
       await summaries.drift.stop();
       await summaries.kinds.stop();
+      await summaries.tenants.close();
       await Promise.all(subs.map((s) => s.unsubscribe()));
     },
   };

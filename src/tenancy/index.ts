@@ -15,3 +15,5 @@ export {
 } from './identity.js';
 export { OWNED_KINDS, ROLE_REQUEST_LABEL, bindingName, parseRoles, planCluster, staleObjects, type ClusterPlan, type ParsedRoles, type RoleSource } from './plan.js';
 export { ACCESS_FIELD_MANAGER, ROLE_REQUEST_FINALIZER, RoleRequestController, type RoleRequestControllerOptions } from './rolerequest-controller.js';
+export { TENANT_KINDS, TENANT_RESOURCES, tenantLabelDecision, type LabelDecision } from './labels.js';
+export { TENANCY_POLICY_NAME, tenancyPolicy } from './policy.js';

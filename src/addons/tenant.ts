@@ -1,0 +1,151 @@
+// Tenant deployments (Sveltos §9): a ClusterSummary carrying tenant labels (copied from its ClusterProfile/Profile,
+// which the event manager copies from the EventTrigger) is deployed AS the tenant — every request to the managed
+// cluster impersonates the ServiceAccount its RoleRequest created there
+// (`system:serviceaccount:projectsveltos:<ns>--<name>`), every Local request to the management cluster the tenant's
+// own ServiceAccount — so the API server refuses whatever the RoleRequest does not grant, exactly as kube-apiserver
+// would for the tenant. What a tenant's templates and values read from the management cluster (policyRefs,
+// templateResourceRefs, Helm valuesFrom) is checked with a SubjectAccessReview first: a refusal names the object,
+// never its content. Objects the event manager generated for this tenant (projectsveltos namespace, same tenant
+// labels) are the tenant's own.
+import { Labels, LIB_GROUP, SVELTOS_NAMESPACE, type ClusterProfileSpec } from '../api/index.js';
+import { errorMessage, isKindNotInstalled, isNotFound, type InformerFactory, type KubeClient, type KubeObject, type Subscription } from '../kube/index.js';
+import { managedUser, managementUser, tenantOf, type Tenant, type TenantResolution } from '../tenancy/index.js';
+
+/** TenantRead is one management-cluster object a tenant's deployment reads. */
+export interface TenantRead {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  /** What reads it, for the message (`policyRefs[0]`, `templateResourceRefs db`, `helmCharts[web].valuesFrom[1]`). */
+  via: string;
+}
+
+/** plural guesses the resource of a kind the way discovery names most kinds (used only when discovery has no answer). */
+function fallbackPlural(kind: string): string {
+  const k = kind.toLowerCase();
+  return k.endsWith('s') ? `${k}es` : k.endsWith('y') ? `${k.slice(0, -1)}ies` : `${k}s`;
+}
+
+/** TenantAccess resolves tenants and builds their impersonating clients (one per base client and user). */
+export class TenantAccess {
+  private readonly derived = new WeakMap<KubeClient, Map<string, KubeClient>>();
+  private readonly all = new Set<KubeClient>();
+  private readonly roleRequests: Subscription<KubeObject>;
+
+  constructor(
+    informers: InformerFactory,
+    private readonly mgmt: KubeClient,
+  ) {
+    this.roleRequests = informers.subscribe<KubeObject>({ apiVersion: `${LIB_GROUP}/v1beta1`, kind: 'RoleRequest' });
+  }
+
+  /** resolve reads the tenant of an object from its labels (admin-name through the RoleRequests). */
+  resolve(labels: Readonly<Record<string, string>> | undefined): TenantResolution {
+    return tenantOf(labels, this.roleRequests.informer.cache.list() as never);
+  }
+
+  /** remote is the managed cluster's client acting as the tenant's ServiceAccount there. */
+  remote(base: KubeClient, t: Tenant): KubeClient {
+    return this.as(base, managedUser(t));
+  }
+
+  /** local is the management cluster's client acting as the tenant. */
+  local(t: Tenant): KubeClient {
+    return this.as(this.mgmt, managementUser(t));
+  }
+
+  private as(base: KubeClient, user: string): KubeClient {
+    let m = this.derived.get(base);
+    if (!m) this.derived.set(base, (m = new Map()));
+    let c = m.get(user);
+    if (!c || c.closed || base.closed) {
+      c?.close();
+      c = base.impersonating({ user });
+      m.set(user, c);
+      this.all.add(c);
+    }
+    return c;
+  }
+
+  /**
+   * refusal asks the management cluster whether the tenant may `get` each object (SubjectAccessReview); returns the
+   * first refusal's message, or undefined when every read is allowed. Fails closed: a review that cannot be made
+   * refuses too.
+   */
+  async refusal(t: Tenant, reads: readonly TenantRead[], lookup: (r: TenantRead) => KubeObject | undefined): Promise<string | undefined> {
+    const user = managementUser(t);
+    const seen = new Set<string>();
+    for (const r of reads) {
+      const id = `${r.apiVersion}|${r.kind}|${r.namespace ?? ''}|${r.name}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if (r.namespace === SVELTOS_NAMESPACE && this.generatedFor(t, lookup(r))) continue;
+      let group = r.apiVersion.includes('/') ? r.apiVersion.slice(0, r.apiVersion.indexOf('/')) : '';
+      let resource = fallbackPlural(r.kind);
+      try {
+        const info = await this.mgmt.resource({ apiVersion: r.apiVersion, kind: r.kind });
+        resource = info.plural ?? resource;
+        group = info.group ?? group;
+      } catch (err) {
+        if (!isKindNotInstalled(err)) return `${r.via}: cannot check whether tenant ${t.namespace}/${t.name} may read ${r.kind} ${r.name}: ${errorMessage(err)}`;
+      }
+      let allowed = false;
+      let reason = '';
+      try {
+        const review = await this.mgmt.create<KubeObject & { status?: { allowed?: boolean; reason?: string } }>({
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SubjectAccessReview',
+          metadata: {},
+          spec: { user, groups: ['system:serviceaccounts', `system:serviceaccounts:${t.namespace}`, 'system:authenticated'], resourceAttributes: { verb: 'get', group, resource, ...(r.namespace ? { namespace: r.namespace } : {}), name: r.name } },
+        } as unknown as KubeObject);
+        allowed = review.status?.allowed === true;
+        reason = review.status?.reason ?? '';
+      } catch (err) {
+        const why = isNotFound(err) || isKindNotInstalled(err) ? 'the management cluster does not serve SubjectAccessReviews' : errorMessage(err);
+        return `${r.via}: cannot check whether tenant ${t.namespace}/${t.name} may read ${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name} (${why}); not read`;
+      }
+      if (!allowed) {
+        const where = r.namespace ? ` in the namespace "${r.namespace}"` : '';
+        return `${r.via}: tenant ${t.namespace}/${t.name} may not read ${r.kind} "${r.name}"${where} of the management cluster (User "${user}" cannot get resource "${resource}" in API group "${group}"${reason ? `: ${reason}` : ''}); its content was not used`;
+      }
+    }
+    return undefined;
+  }
+
+  /** generatedFor: an object the event manager instantiated for this same tenant. */
+  private generatedFor(t: Tenant, o: KubeObject | undefined): boolean {
+    const l = o?.metadata.labels ?? {};
+    return l[Labels.serviceAccountName] === t.name && l[Labels.serviceAccountNamespace] === t.namespace && Object.keys(l).some((k) => k.startsWith('eventtrigger.lib.projectsveltos.io/'));
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.all) c.close();
+    this.all.clear();
+    await this.roleRequests.unsubscribe();
+  }
+}
+
+/**
+ * tenantReads lists what a deployment reads from the management cluster on behalf of its tenant: the policyRefs
+ * ConfigMaps/Secrets, the templateResourceRefs objects (what `getResource` returns), each Helm chart's valuesFrom
+ * and registry credentials. Pure.
+ */
+export function tenantReads(
+  refs: readonly { kind: string; namespace: string; name: string }[],
+  trrs: readonly { resource: { apiVersion: string; kind: string }; ns: string; nm: string; identifier: string }[],
+  spec: ClusterProfileSpec,
+  clusterNamespace: string,
+): TenantRead[] {
+  const out: TenantRead[] = [];
+  refs.forEach((r, i) => out.push({ apiVersion: 'v1', kind: r.kind, namespace: r.namespace, name: r.name, via: `policyRefs[${i}]` }));
+  for (const t of trrs) out.push({ apiVersion: t.resource.apiVersion, kind: t.resource.kind, namespace: t.ns || undefined, name: t.nm, via: `templateResourceRefs ${t.identifier}` });
+  for (const h of spec.helmCharts ?? []) {
+    (h.valuesFrom ?? []).forEach((v, i) => out.push({ apiVersion: 'v1', kind: v.kind ?? 'ConfigMap', namespace: v.namespace || clusterNamespace, name: v.name ?? '', via: `helmCharts[${h.releaseName}].valuesFrom[${i}]` }));
+    const cred = h.registryCredentialsConfig;
+    for (const [what, s] of [['credentials', cred?.credentials], ['ca', cred?.ca]] as const) {
+      if (s?.name) out.push({ apiVersion: 'v1', kind: 'Secret', namespace: s.namespace || clusterNamespace, name: s.name, via: `helmCharts[${h.releaseName}].registryCredentialsConfig.${what}` });
+    }
+  }
+  return out;
+}
