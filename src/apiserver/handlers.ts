@@ -25,6 +25,8 @@ import {
   type OutputFormat,
 } from './http.js';
 import { tableCells } from './printers.js';
+import type { ClusterAuth } from './auth/cluster-auth.js';
+import { requestUser } from './auth/lookup.js';
 import {
   checkVerb,
   create,
@@ -78,6 +80,8 @@ export interface HandlerEnv {
   openapi: OpenAPICache;
   /** Tracks open watch streams so the server can end them on stop. */
   watchers: Set<HttpWatcher>;
+  /** Authorizes each request's user (absent: every authenticated request is allowed). */
+  auth?: ClusterAuth;
 }
 
 // Go: handlers.managerOrUserAgent / prefixFromUserAgent
@@ -341,6 +345,8 @@ export class ClusterHandler {
   /** handle serves one authenticated request; `path` is below the cluster prefix. */
   async handle(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
     try {
+      const user = requestUser(req);
+      if (user && this.env.auth) this.env.auth.authorize(user, req.method ?? 'GET', path, url);
       if (await this.nonResource(req, res, path, url)) return;
       await this.resource(req, res, path, url);
     } catch (e) {
@@ -610,7 +616,7 @@ export class ClusterHandler {
     const fm = query(url, 'fieldManager');
     if (fm !== undefined && Buffer.byteLength(fm) > 128) errs.push({ type: 'FieldValueTooLong' as const, field: 'fieldManager', detail: 'must have at most 128 bytes' });
     if (errs.length > 0) throw invalid({ group: 'meta.k8s.io', kind }, '', errs);
-    return { dryRun: dryRun.length > 0, fieldManager: fm ?? '', fieldValidation: fvNorm!, warnings: [] };
+    return { dryRun: dryRun.length > 0, fieldManager: fm ?? '', fieldValidation: fvNorm!, warnings: [], user: requestUser(req) };
   }
 
   private async create(req: IncomingMessage, res: ServerResponse, scope: Scope, url: URL): Promise<void> {

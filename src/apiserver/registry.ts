@@ -20,6 +20,7 @@ import {
 import { admitByPolicies } from './admission.js';
 import { objectKey, type Cluster } from './cluster.js';
 import { dropOmitEmpty } from './protobuf/decode.js';
+import type { UserInfo } from './auth/rules.js';
 import { DecodeError, gvString, selectableFields, setPath, getPath, type HookContext, type ResourceDescriptor, type SubresourceAction } from './resource.js';
 import { fieldTermsMatch, parseFieldSelector, parseLabelSelector, SelectorError, type FieldTerm, type LabelSelector } from './selectors.js';
 import {
@@ -69,6 +70,8 @@ export interface WriteOptions {
   fieldValidation: FieldValidation;
   /** Warnings to return in Warning headers. */
   warnings: string[];
+  /** user the request acts as (undefined: the server's own controllers). */
+  user?: UserInfo;
 }
 
 /** internalWrite are the options in-process controllers use. */
@@ -100,7 +103,7 @@ function schemaOf(desc: ResourceDescriptor, version: string): JSONSchemaProps {
 }
 
 function hookContext(scope: Scope, o: WriteOptions): HookContext {
-  return { now: rfc3339(scope.cluster.ctx.now()), cluster: scope.cluster, warnings: o.warnings, dryRun: o.dryRun, subresource: scope.subresource };
+  return { now: rfc3339(scope.cluster.ctx.now()), cluster: scope.cluster, warnings: o.warnings, dryRun: o.dryRun, subresource: scope.subresource, user: o.user };
 }
 
 // Go: names.SimpleNameGenerator — 5 random characters from an alphabet without vowels or confusables.
@@ -211,7 +214,7 @@ function admit(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, ol
     object: outputObject(scope, obj),
     oldObject: old && outputObject(scope, old),
     dryRun: o.dryRun,
-    username: `ripple:${scope.cluster.name}:admin`,
+    username: o.user?.username ?? `ripple:${scope.cluster.name}:admin`,
     warnings: o.warnings,
   });
 }
@@ -301,6 +304,7 @@ export function createObject(scope: Scope, obj: KubeObject, o: WriteOptions, { t
   if (desc.tracksGeneration) meta.generation = 1;
   meta.uid = randomUUID();
   meta.creationTimestamp = ctx.now;
+  desc.hooks.authorizeWrite?.(obj, undefined, ctx);
   const errs = validateAll(scope, obj, undefined, ctx);
   if (errs.length > 0) throwInvalid(scope, meta.name ?? '', errs);
   admit(scope, 'CREATE', obj, undefined, o);
@@ -416,6 +420,7 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
     meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
   }
   if (desc.tracksGeneration && !deepEqual(specPart(desc, obj), specPart(desc, old))) meta.generation = (old.metadata.generation ?? 0) + 1;
+  if (!scope.subresource) desc.hooks.authorizeWrite?.(obj, old, ctx);
   const errs = validateAll(scope, obj, old, ctx);
   if (errs.length > 0) throwInvalid(scope, name, errs);
   admit(scope, 'UPDATE', obj, old, o);

@@ -4,6 +4,7 @@ import type { FieldError, JSONSchemaProps } from './schema/index.js';
 import type { NameRule } from './validation.js';
 import type { KubeObject } from './types.js';
 import type { Cluster } from './cluster.js';
+import type { UserInfo } from './auth/rules.js';
 
 /** ColumnDefinition is one column of a meta.k8s.io Table. */
 export interface ColumnDefinition {
@@ -35,6 +36,8 @@ export interface HookContext {
   dryRun: boolean;
   /** subresource the write addresses ('status', 'binding' …), undefined for the main resource. */
   subresource?: string;
+  /** user the request acts as; undefined for the server's own controllers. */
+  user?: UserInfo;
 }
 
 /** Allocator hands out unique values (IPs, ports) and remembers who holds them. */
@@ -59,6 +62,9 @@ export interface KindHooks {
   prepareForCreate?(obj: KubeObject, ctx: HookContext): void;
   /** prepareForUpdate carries over fields users may not change on the main resource. Mutates obj. */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: HookContext): void;
+  /** authorizeWrite refuses (throws a StatusError) a create or update its author may not make beyond the request's own
+   * authorization: RBAC escalation prevention. Runs before validation, on the main resource only. */
+  authorizeWrite?(obj: KubeObject, old: KubeObject | undefined, ctx: HookContext): void;
   validate?(obj: KubeObject, ctx: HookContext): FieldError[];
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: HookContext): FieldError[];
   /** allocate claims cluster resources (IPs, ports) after validation and fills them into obj; may throw StatusError.

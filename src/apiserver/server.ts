@@ -1,6 +1,6 @@
 // The embedded API server: one loopback HTTP listener serving many virtual clusters under /clusters/NAME, each
 // with its own bearer token, state (durable in DIR/state.db) and controllers; DIR/kubeconfig has one context each.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,6 +11,8 @@ import { generateServingCertificate, type ServingCertificate } from './certifica
 import { join } from 'node:path';
 import { Cluster, DEFAULT_CLUSTER_LIMITS, type ClusterLimits, type Logger, type ServerContext } from './cluster.js';
 import { Controllers } from './controllers.js';
+import { ClusterAuth } from './auth/cluster-auth.js';
+import { setRequestUser } from './auth/lookup.js';
 import { CRD_STORAGE, watchCrds } from './crd.js';
 import { DATA_FILE_MODE, prepareDataDir } from './data-dir.js';
 import { OpenAPICache } from './discovery.js';
@@ -142,6 +144,7 @@ interface ClusterConfig {
 
 interface Entry {
   cluster: Cluster;
+  auth: ClusterAuth;
   handler: ClusterHandler;
   controllers: Controllers;
   lb?: LoadBalancer;
@@ -261,12 +264,14 @@ class EmbeddedApiServer implements ApiServer {
       for (const sub of cluster.hub.subscribersOf(desc.storage)) sub.close();
     });
     const openapi = new OpenAPICache(cluster);
-    const handler = new ClusterHandler(cluster, { prefix, hostPort: () => `127.0.0.1:${this.port}`, openapi, watchers: this.watchers });
+    const auth = new ClusterAuth(cluster, this.logger);
+    const handler = new ClusterHandler(cluster, { prefix, hostPort: () => `127.0.0.1:${this.port}`, openapi, watchers: this.watchers, auth });
     const controllers = new Controllers(cluster, this.logger);
-    const entry: Entry = { cluster, handler, controllers, config, created, simulators: [] };
+    const entry: Entry = { cluster, auth, handler, controllers, config, created, simulators: [] };
     if (config.loadBalancer) entry.lb = new LoadBalancer(cluster, config.loadBalancer.pool, this.logger);
     this.entries.set(cluster.name, entry);
     controllers.start();
+    auth.start();
     this.startSimulators(entry);
     return entry;
   }
@@ -450,20 +455,14 @@ class EmbeddedApiServer implements ApiServer {
       sendStatus(res, notFound({ group: '', resource: 'clusters' }, m[1]).status);
       return;
     }
-    if (!this.authorized(req, e.cluster.token)) {
+    const user = e.auth.authenticate(req);
+    if (!user) {
       req.resume();
       sendStatus(res, unauthorized().status);
       return;
     }
+    setRequestUser(req, user);
     void e.handler.handle(req, res, m[2] ?? '/', url);
-  }
-
-  private authorized(req: IncomingMessage, token: string): boolean {
-    const h = req.headers.authorization ?? '';
-    if (!h.startsWith('Bearer ')) return false;
-    const given = Buffer.from(h.slice(7).trim());
-    const want = Buffer.from(token);
-    return given.length === want.length && timingSafeEqual(given, want);
   }
 
   async stop(): Promise<void> {
@@ -472,6 +471,7 @@ class EmbeddedApiServer implements ApiServer {
     for (const w of [...this.watchers]) w.close();
     for (const e of this.entries.values()) {
       e.controllers.stop();
+      e.auth.stop();
       e.lb?.stop();
       for (const sim of e.simulators) sim.stop();
     }

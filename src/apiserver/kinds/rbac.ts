@@ -1,5 +1,6 @@
 // rbac.authorization.k8s.io/v1: Role, ClusterRole, RoleBinding, ClusterRoleBinding. Stored and validated like
-// kube-apiserver (path-segment names, rule shape, immutable roleRef); the embedded server does not authorize.
+// kube-apiserver (path-segment names, rule shape, immutable roleRef); writes that would grant more than their author
+// holds are refused (auth/escalation.ts).
 // Go: kubernetes/pkg/apis/rbac/validation/validation.go, pkg/printers/internalversion/printers.go
 import type { FieldError } from '../schema/index.js';
 import type { KindHooks } from '../resource.js';
@@ -8,6 +9,8 @@ import { goQuote, GoRepr } from '../status.js';
 import { isValidPathSegmentName } from '../validation.js';
 import type { KubeObject } from '../types.js';
 import { defineBuiltin } from './define.js';
+import { guardBindingWrite, guardRoleWrite } from '../auth/escalation.js';
+import { authorizerOf } from '../auth/lookup.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
@@ -70,6 +73,7 @@ function validateBinding(obj: KubeObject, cluster: boolean): FieldError[] {
 
 function bindingHooks(cluster: boolean): KindHooks {
   return {
+    authorizeWrite: (obj, old, ctx) => guardBindingWrite(authorizerOf(ctx.cluster), cluster ? 'clusterrolebindings' : 'rolebindings', obj, old, ctx.user),
     validate: (obj) => validateBinding(obj, cluster),
     validateUpdate(obj, old) {
       const errs = validateBinding(obj, cluster);
@@ -105,7 +109,11 @@ export const roleDescriptor = defineBuiltin({
   nameRule: 'pathSegment',
   allowCreateOnUpdate: true,
   columns: [nameColumn, createdAtColumn],
-  hooks: { validate: (o) => validateRules(o, true), validateUpdate: (o) => validateRules(o, true) },
+  hooks: {
+    authorizeWrite: (o, old, ctx) => guardRoleWrite(authorizerOf(ctx.cluster), 'roles', o, old, ctx.user),
+    validate: (o) => validateRules(o, true),
+    validateUpdate: (o) => validateRules(o, true),
+  },
 });
 
 /** clusterRoleDescriptor: cluster-scoped RBAC ClusterRole. */
@@ -118,7 +126,11 @@ export const clusterRoleDescriptor = defineBuiltin({
   nameRule: 'pathSegment',
   allowCreateOnUpdate: true,
   columns: [nameColumn, createdAtColumn],
-  hooks: { validate: (o) => validateRules(o, false), validateUpdate: (o) => validateRules(o, false) },
+  hooks: {
+    authorizeWrite: (o, old, ctx) => guardRoleWrite(authorizerOf(ctx.cluster), 'clusterroles', o, old, ctx.user),
+    validate: (o) => validateRules(o, false),
+    validateUpdate: (o) => validateRules(o, false),
+  },
 });
 
 /** roleBindingDescriptor: namespaced RBAC RoleBinding with an immutable roleRef. */
