@@ -26,7 +26,7 @@ import {
 } from './http.js';
 import { tableCells } from './printers.js';
 import type { ClusterAuth } from './auth/cluster-auth.js';
-import { requestUser } from './auth/lookup.js';
+import { requestUser, setRequestUser } from './auth/lookup.js';
 import {
   checkVerb,
   create,
@@ -345,8 +345,13 @@ export class ClusterHandler {
   /** handle serves one authenticated request; `path` is below the cluster prefix. */
   async handle(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
     try {
-      const user = requestUser(req);
-      if (user && this.env.auth) this.env.auth.authorize(user, req.method ?? 'GET', path, url);
+      const auth = this.env.auth;
+      const authenticated = requestUser(req);
+      if (auth && authenticated) {
+        const user = auth.actAs(req, authenticated);
+        if (user !== authenticated) setRequestUser(req, user);
+        auth.authorize(user, req.method ?? 'GET', path, url);
+      }
       if (await this.nonResource(req, res, path, url)) return;
       await this.resource(req, res, path, url);
     } catch (e) {

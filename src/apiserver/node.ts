@@ -4,6 +4,7 @@
 import type { Cluster, Logger } from './cluster.js';
 import { create, internalWrite, mutate, scopeFor } from './registry.js';
 import { isStatusError } from './status.js';
+import { tokenIssuerOf } from './auth/lookup.js';
 import type { ChangeEvent } from './watch.js';
 
 /** ROOT_CA_CONFIGMAP is the ConfigMap the root CA publisher keeps in every namespace. */
@@ -113,8 +114,9 @@ const TOKEN_TYPE = 'kubernetes.io/service-account-token';
 const SA_NAME = 'kubernetes.io/service-account.name';
 
 /** ServiceAccountTokens fills Secrets of type kubernetes.io/service-account-token (token, ca.crt, namespace), as kube's
- * tokens controller does for the long-lived token Secrets users create. The token is the cluster's bearer token: every
- * valid token of an embedded cluster acts as its administrator. Go: pkg/controller/serviceaccount/tokens_controller.go */
+ * tokens controller does for the long-lived token Secrets users create. The token is a legacy ServiceAccount JWT signed
+ * with the cluster's key: it authenticates as the ServiceAccount while the Secret and the account exist.
+ * Go: pkg/controller/serviceaccount/tokens_controller.go */
 export class ServiceAccountTokens {
   private stopped = false;
   private readonly write = internalWrite('tokens-controller');
@@ -154,7 +156,9 @@ export class ServiceAccountTokens {
       mutate(scopeFor(this.cluster, desc, namespace), name, (o) => {
         const d = (o.data ?? {}) as Record<string, string>;
         if (d.token) return false;
-        o.data = { ...d, token: b64(this.cluster.token), 'ca.crt': b64(this.caCertificate), namespace: b64(namespace) };
+        const issuer = tokenIssuerOf(this.cluster);
+        if (!issuer) return false;
+        o.data = { ...d, token: b64(issuer.legacyToken(namespace, name, sa, account.obj.metadata.uid ?? '')), 'ca.crt': b64(this.caCertificate), namespace: b64(namespace) };
         o.metadata.annotations = { ...(o.metadata.annotations ?? {}), 'kubernetes.io/service-account.uid': account.obj.metadata.uid ?? '' };
       }, this.write);
     } catch (e) {

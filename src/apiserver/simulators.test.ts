@@ -227,7 +227,7 @@ spec: {request: ${request}, signerName: kubernetes.io/kube-apiserver-client, usa
   await ok('uncordon', 'sim-control-plane');
 });
 
-test('a service account token Secret is filled with a token that works, the CA and the namespace', { timeout: 60_000 }, async () => {
+test('a service account token Secret is filled with a token of its ServiceAccount, the CA and the namespace', { timeout: 60_000 }, async () => {
   await ok('create', 'namespace', 'tok');
   await ok('create', 'serviceaccount', 'robot', '-n', 'tok');
   await apply(`apiVersion: v1
@@ -239,6 +239,14 @@ type: kubernetes.io/service-account-token
   assert.equal(Buffer.from(secret.data!.namespace, 'base64').toString(), 'tok');
   assert.equal(Buffer.from(secret.data!['ca.crt'], 'base64').toString(), server.caCertificate);
   const info = server.cluster('sim');
-  const res = await fetch(`${info.httpServer}/api/v1/namespaces/tok`, { headers: { Authorization: `Bearer ${Buffer.from(secret.data!.token, 'base64').toString()}` } });
-  assert.equal(res.status, 200);
+  const bearer = { Authorization: `Bearer ${Buffer.from(secret.data!.token, 'base64').toString()}` };
+  // The token authenticates as the ServiceAccount (not as the cluster's admin), which RBAC has granted nothing yet.
+  const whoami = await fetch(`${info.httpServer}/apis/authentication.k8s.io/v1/selfsubjectreviews`, { method: 'POST', headers: { ...bearer, 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }) });
+  assert.equal(((await whoami.json()) as { status: { userInfo: { username: string } } }).status.userInfo.username, 'system:serviceaccount:tok:robot');
+  const res = await fetch(`${info.httpServer}/api/v1/namespaces/tok`, { headers: bearer });
+  assert.equal(res.status, 403);
+  assert.equal(((await res.json()) as { message: string }).message, 'namespaces "tok" is forbidden: User "system:serviceaccount:tok:robot" cannot get resource "namespaces" in API group "" in the namespace "tok"');
+  // Deleting the Secret revokes the token.
+  await ok('delete', 'secret', 'robot-token', '-n', 'tok');
+  assert.equal((await fetch(`${info.httpServer}/api/v1/namespaces/tok`, { headers: bearer })).status, 401);
 });

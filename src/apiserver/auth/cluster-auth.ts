@@ -1,5 +1,7 @@
 // ClusterAuth: authentication and authorization of one virtual cluster. The cluster's admin token authenticates as
-// ripple:CLUSTER:admin in system:masters (every request allowed, as before); every other identity goes through RBAC.
+// ripple:CLUSTER:admin in system:masters (every request allowed, as before); ServiceAccount tokens (TokenRequest or
+// legacy Secret JWTs signed with the cluster's key) as their ServiceAccount; every identity but system:masters goes
+// through RBAC.
 // Go: k8s.io/apiserver pkg/endpoints/filters/authentication.go, authorization.go
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -7,9 +9,11 @@ import type { Cluster, Logger } from '../cluster.js';
 import { AggregationController } from './aggregation.js';
 import { forbiddenError, requestAttributes } from './attributes.js';
 import { ensureBootstrapPolicy } from './bootstrap.js';
-import { setAuthorizer } from './lookup.js';
+import { hasImpersonation, impersonate } from './impersonation.js';
+import { setClusterAuth } from './lookup.js';
 import { MASTERS, RBACAuthorizer } from './rbac.js';
 import type { UserInfo } from './rules.js';
+import { API_AUDIENCE, ServiceAccountTokenIssuer } from './tokens.js';
 
 /** adminUser is who a cluster's admin token authenticates as. */
 export function adminUser(cluster: string): UserInfo {
@@ -27,6 +31,7 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 /** ClusterAuth authenticates and authorizes the requests of one cluster. */
 export class ClusterAuth {
   readonly authorizer: RBACAuthorizer;
+  readonly tokens: ServiceAccountTokenIssuer;
   private readonly aggregation: AggregationController;
   private readonly admin: UserInfo;
 
@@ -35,7 +40,8 @@ export class ClusterAuth {
     logger: Logger,
   ) {
     this.authorizer = new RBACAuthorizer(cluster);
-    setAuthorizer(cluster, this.authorizer);
+    this.tokens = new ServiceAccountTokenIssuer(cluster, cluster.ctx.store);
+    setClusterAuth(cluster, this);
     this.aggregation = new AggregationController(cluster, logger);
     this.admin = adminUser(cluster.name);
   }
@@ -54,11 +60,26 @@ export class ClusterAuth {
   /** authenticate returns who the request's credentials belong to, or undefined (401). */
   authenticate(req: IncomingMessage): UserInfo | undefined {
     const token = bearerToken(req);
-    if (token === undefined) return undefined;
+    return token === undefined ? undefined : this.authenticateToken(token)?.user;
+  }
+
+  /** authenticateToken checks a bearer token for the given audiences (default: the API server's own), as the
+   * authentication filter and TokenReview do; returns the user and the audiences it is good for. */
+  authenticateToken(token: string, audiences: string[] = []): { user: UserInfo; audiences: string[] } | undefined {
     const given = Buffer.from(token);
     const want = Buffer.from(this.cluster.token);
-    if (given.length === want.length && timingSafeEqual(given, want)) return this.admin;
-    return undefined;
+    if (given.length === want.length && timingSafeEqual(given, want)) return audiences.length === 0 || audiences.includes(API_AUDIENCE) ? { user: this.admin, audiences: [API_AUDIENCE] } : undefined;
+    const sa = this.tokens.authenticate(token);
+    if (!sa) return undefined;
+    // Go: a token is accepted only for an audience it was issued for (the API server's --api-audiences by default).
+    const wanted = audiences.length > 0 ? audiences : [API_AUDIENCE];
+    const common = wanted.filter((a) => sa.audiences.includes(a));
+    return common.length > 0 ? { user: sa.user, audiences: common } : undefined;
+  }
+
+  /** actAs returns who the request acts as: the authenticated user, or whom it may impersonate (throws 403/500). */
+  actAs(req: IncomingMessage, user: UserInfo): UserInfo {
+    return hasImpersonation(req) ? impersonate(req, user, this.authorizer) : user;
   }
 
   /** authorize throws kube's 403 when the user may not make the request (path below the cluster prefix). */

@@ -8,6 +8,8 @@ import { deepEqual, isPlainObject, type KubeObject } from '../types.js';
 import { conflict, forbidden } from '../status.js';
 import { bindingAction, evictionAction } from './actions.js';
 import { defineBuiltin } from './define.js';
+import { tokenIssuerOf } from '../auth/lookup.js';
+import { tokenAction } from '../auth/tokens.js';
 
 /** MAX_SECRET_SIZE is core's MaxSecretSize (1 MiB), the limit of ConfigMap and Secret payloads. */
 export const MAX_SECRET_SIZE = 1024 * 1024;
@@ -463,6 +465,7 @@ export const serviceAccountDescriptor = defineBuiltin({
   plural: 'serviceaccounts',
   namespaced: true,
   shortNames: ['sa'],
+  actions: [tokenAction(tokenIssuerOf)],
   columns: [nameColumn, column('Secrets', 'string', (o) => String(asArray(o.secrets).length)), ageColumn],
 });
 

@@ -68,6 +68,7 @@ const ROOTS: Record<string, string> = {
   'authorization.k8s.io/v1/SelfSubjectRulesReview': 'k8s.io.api.authorization.v1.SelfSubjectRulesReview',
   'authentication.k8s.io/v1/SelfSubjectReview': 'k8s.io.api.authentication.v1.SelfSubjectReview',
   'authentication.k8s.io/v1/TokenReview': 'k8s.io.api.authentication.v1.TokenReview',
+  'authentication.k8s.io/v1/TokenRequest': 'k8s.io.api.authentication.v1.TokenRequest',
   'v1/PersistentVolumeClaim': 'k8s.io.api.core.v1.PersistentVolumeClaim',
   'v1/PersistentVolume': 'k8s.io.api.core.v1.PersistentVolume',
   'v1/Node': 'k8s.io.api.core.v1.Node',
