@@ -17,7 +17,7 @@ import {
   type FieldError,
   type JSONSchemaProps,
 } from './schema/index.js';
-import { admitByPolicies } from './admission.js';
+import { admitByPolicies, stampTenantLabels } from './admission.js';
 import { objectKey, type Cluster } from './cluster.js';
 import { dropOmitEmpty } from './protobuf/decode.js';
 import type { UserInfo } from './auth/rules.js';
@@ -304,6 +304,7 @@ export function createObject(scope: Scope, obj: KubeObject, o: WriteOptions, { t
   if (desc.tracksGeneration) meta.generation = 1;
   meta.uid = randomUUID();
   meta.creationTimestamp = ctx.now;
+  stampTenantLabels(desc, obj, undefined, o.user?.username);
   desc.hooks.authorizeWrite?.(obj, undefined, ctx);
   const errs = validateAll(scope, obj, undefined, ctx);
   if (errs.length > 0) throwInvalid(scope, meta.name ?? '', errs);
@@ -420,6 +421,7 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
     meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
   }
   if (desc.tracksGeneration && !deepEqual(specPart(desc, obj), specPart(desc, old))) meta.generation = (old.metadata.generation ?? 0) + 1;
+  if (!scope.subresource) stampTenantLabels(desc, obj, old, o.user?.username);
   if (!scope.subresource) desc.hooks.authorizeWrite?.(obj, old, ctx);
   const errs = validateAll(scope, obj, old, ctx);
   if (errs.length > 0) throwInvalid(scope, name, errs);

@@ -17,3 +17,4 @@ export { OWNED_KINDS, ROLE_REQUEST_LABEL, bindingName, parseRoles, planCluster, 
 export { ACCESS_FIELD_MANAGER, ROLE_REQUEST_FINALIZER, RoleRequestController, type RoleRequestControllerOptions } from './rolerequest-controller.js';
 export { TENANT_KINDS, TENANT_RESOURCES, tenantLabelDecision, type LabelDecision } from './labels.js';
 export { TENANCY_POLICY_NAME, tenancyPolicy } from './policy.js';
+export { onboardTenant, parseTenantFlag, tenantObjects, type OnboardResult, type TenantFlag } from './onboard.js';

@@ -26,3 +26,11 @@ test('platform users and Sveltos controllers (projectsveltos ServiceAccounts) ar
   assert.deepEqual(tenantLabelDecision('system:serviceaccount:projectsveltos:ripple', L, 'EventTrigger', { 'projectsveltos.io/serviceaccount-name': 'ops' }), { action: 'none' });
   assert.deepEqual(tenantLabelDecision(undefined, L, 'EventTrigger', {}), { action: 'none' });
 });
+
+test('an update may not take over the object of another tenant or of the admin', () => {
+  const mine = { 'projectsveltos.io/serviceaccount-name': 'eng', 'projectsveltos.io/serviceaccount-namespace': 'tenants' };
+  assert.deepEqual(tenantLabelDecision(me, L, 'EventTrigger', mine, mine), { action: 'none' });
+  const theirs = { 'projectsveltos.io/serviceaccount-name': 'ops', 'projectsveltos.io/serviceaccount-namespace': 'tenants' };
+  assert.deepEqual(tenantLabelDecision(me, L, 'EventTrigger', {}, theirs), { action: 'deny', message: 'this EventTrigger belongs to tenant tenants/ops; ServiceAccount tenants/eng may change only its own' });
+  assert.match((tenantLabelDecision(me, L, 'EventTrigger', {}, {}) as { message: string }).message, /belongs to the platform admin/);
+});

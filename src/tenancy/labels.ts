@@ -5,7 +5,7 @@
 // `admin-name` / `admin-namespace`) is refused. ServiceAccounts of the `projectsveltos` namespace (Sveltos/Ripple
 // controllers, which copy tenant labels onto generated profiles) and every non-ServiceAccount user are not stamped.
 import { Labels, SVELTOS_NAMESPACE } from '../api/index.js';
-import { serviceAccountOfUser } from './identity.js';
+import { serviceAccountOfUser, tenantOf } from './identity.js';
 
 /** TENANT_KINDS are the kinds whose tenant labels are stamped: group → kinds. */
 export const TENANT_KINDS: Readonly<Record<string, readonly string[]>> = {
@@ -23,10 +23,26 @@ export const TENANT_RESOURCES: Readonly<Record<string, readonly string[]>> = {
 export type LabelDecision = { action: 'none' } | { action: 'set'; labels: Record<string, string> } | { action: 'deny'; message: string };
 
 /** tenantLabelDecision decides the tenant labels of a write by `username` on an object of group/kind. */
-export function tenantLabelDecision(username: string | undefined, group: string, kind: string, labels: Readonly<Record<string, string>> | undefined): LabelDecision {
+export function tenantLabelDecision(
+  username: string | undefined,
+  group: string,
+  kind: string,
+  labels: Readonly<Record<string, string>> | undefined,
+  /** The stored object's labels on an update (undefined on create). */
+  oldLabels?: Readonly<Record<string, string>>,
+): LabelDecision {
   if (!username || !(TENANT_KINDS[group] ?? []).includes(kind)) return { action: 'none' };
   const sa = serviceAccountOfUser(username);
   if (!sa || sa.namespace === SVELTOS_NAMESPACE) return { action: 'none' };
+  if (oldLabels !== undefined) {
+    // An update may not take over someone else's object (another tenant's, or the platform admin's).
+    const owner = tenantOf(oldLabels);
+    const mine = owner.kind === 'tenant' && owner.tenant.name === sa.name && owner.tenant.namespace === sa.namespace;
+    if (!mine && !(owner.kind === 'invalid' && oldLabels[Labels.adminName] === sa.name)) {
+      const who = owner.kind === 'tenant' ? `tenant ${owner.tenant.namespace}/${owner.tenant.name}` : 'the platform admin';
+      return { action: 'deny', message: `this ${kind} belongs to ${who}; ServiceAccount ${sa.namespace}/${sa.name} may change only its own` };
+    }
+  }
   const l = labels ?? {};
   const claims: [string, string][] = [
     [Labels.serviceAccountName, sa.name],
