@@ -600,7 +600,7 @@ export class SummaryReconciler {
     const csValue = clusterSummaryAnnotationValue(type, cs.spec.clusterNamespace, cs.spec.clusterName);
     const out: { target: Target; object: KubeObject }[] = [];
     for (const target of ['Local', 'Remote'] as const) {
-      const client = clients[target];
+      const client = this.tenants.own(clients[target]);
       if (!client) continue;
       for (const g of gvks) {
         const gvk = parseGvkString(g);

@@ -31,6 +31,7 @@ function fallbackPlural(kind: string): string {
 export class TenantAccess {
   private readonly derived = new WeakMap<KubeClient, Map<string, KubeClient>>();
   private readonly all = new Set<KubeClient>();
+  private readonly bases = new WeakMap<KubeClient, KubeClient>();
   private readonly roleRequests: Subscription<KubeObject>;
 
   constructor(
@@ -47,25 +48,36 @@ export class TenantAccess {
 
   /** remote is the managed cluster's client acting as the tenant's ServiceAccount there. */
   remote(base: KubeClient, t: Tenant): KubeClient {
-    return this.as(base, managedUser(t));
+    return this.as(base, managedUser(t), SVELTOS_NAMESPACE);
   }
 
   /** local is the management cluster's client acting as the tenant. */
   local(t: Tenant): KubeClient {
-    return this.as(this.mgmt, managementUser(t));
+    return this.as(this.mgmt, managementUser(t), t.namespace);
   }
 
-  private as(base: KubeClient, user: string): KubeClient {
+  /** as: the groups kube-apiserver gives a ServiceAccount's token (impersonation adds none by itself here). */
+  private as(base: KubeClient, user: string, saNamespace: string): KubeClient {
     let m = this.derived.get(base);
     if (!m) this.derived.set(base, (m = new Map()));
     let c = m.get(user);
     if (!c || c.closed || base.closed) {
       c?.close();
-      c = base.impersonating({ user });
+      c = base.impersonating({ user, groups: ['system:serviceaccounts', `system:serviceaccounts:${saNamespace}`, 'system:authenticated'] });
       m.set(user, c);
       this.all.add(c);
+      this.bases.set(c, base);
     }
     return c;
+  }
+
+  /**
+   * own returns the client with the deployer's own credentials behind a tenant client (itself for any other). Only
+   * for reads that find what this deployer stamped (the stale-object scan): a tenant may lack list rights at the
+   * cluster scope, and the scan's results are deleted through the tenant's client anyway.
+   */
+  own(c: KubeClient | undefined): KubeClient | undefined {
+    return c && (this.bases.get(c) ?? c);
   }
 
   /**

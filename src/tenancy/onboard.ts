@@ -36,12 +36,11 @@ export function tenantObjects(t: TenantFlag): KubeObject[] {
   const ns = t.name;
   const sa = { kind: 'ServiceAccount', name: t.name, namespace: ns };
   const verbsAll = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
-  const roleYaml = stringify({
-    apiVersion: RBAC_API,
-    kind: 'Role',
-    metadata: { name: `tenant-${t.name}`, namespace: ns },
-    rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
-  });
+  const roleYaml = [
+    stringify({ apiVersion: RBAC_API, kind: 'Role', metadata: { name: `tenant-${t.name}`, namespace: ns }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }),
+    // Deployments check that the target namespace exists.
+    stringify({ apiVersion: RBAC_API, kind: 'ClusterRole', metadata: { name: `tenant-${t.name}-namespace` }, rules: [{ apiGroups: [''], resources: ['namespaces'], resourceNames: [ns], verbs: ['get'] }] }),
+  ].join('---\n');
   const o = (x: Record<string, unknown>) => x as unknown as KubeObject;
   return [
     o({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }),
