@@ -176,3 +176,41 @@ test("a token of the management cluster is worthless on a managed cluster", asyn
   writeFileSync(other, JSON.stringify(cfg), { mode: 0o600 });
   await refused(as(other)(['get', 'namespaces']), /Unauthorized|must be logged in/, 'cross-cluster token');
 });
+
+test("a tenant's EventSource only sees what the tenant may list in the cluster", async () => {
+  await ok(admin(['--context', 'edge1', 'create', 'configmap', 'visible', '-n', 'eng']), 'visible');
+  await ok(admin(['--context', 'edge1', 'label', 'configmap', 'visible', '-n', 'eng', 'watch=me']), 'label');
+  await ok(admin(['--context', 'edge1', 'create', 'configmap', 'hidden', '-n', 'kube-system']), 'hidden');
+  await ok(admin(['--context', 'edge1', 'label', 'configmap', 'hidden', '-n', 'kube-system', 'watch=me']), 'label');
+  const yaml = `apiVersion: lib.projectsveltos.io/v1beta1
+kind: EventSource
+metadata:
+  name: eng-cms
+spec:
+  resourceSelectors:
+  - group: ""
+    version: v1
+    kind: ConfigMap
+    labelFilters:
+    - key: watch
+      operation: Equal
+      value: me
+---
+apiVersion: lib.projectsveltos.io/v1beta1
+kind: EventTrigger
+metadata:
+  name: eng-watch
+spec:
+  sourceClusterSelector:
+    matchLabels:
+      env: prod
+  eventSourceName: eng-cms
+`;
+  await ok(as(eng)(['apply', '-f', '-'], yaml), 'event source');
+  const seen = await eventually(
+    () => admin(['--context', 'mgmt', 'get', 'eventreport', '-n', 'edge1', 'sveltos--eng-cms--edge1', '-o', 'jsonpath={.spec.matchingResources}']).then((r) => r.stdout),
+    (s) => s.includes('visible'),
+    { timeoutMs: 30_000, message: 'EventReport of eng-cms' },
+  );
+  assert.ok(!seen.includes('hidden'), `kube-system is not the tenant's: ${seen}`);
+});
