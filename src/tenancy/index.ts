@@ -18,3 +18,4 @@ export { ACCESS_FIELD_MANAGER, ROLE_REQUEST_FINALIZER, RoleRequestController, ty
 export { TENANT_KINDS, TENANT_RESOURCES, tenantLabelDecision, type LabelDecision } from './labels.js';
 export { TENANCY_POLICY_NAME, tenancyPolicy } from './policy.js';
 export { onboardTenant, parseTenantFlag, tenantObjects, type OnboardResult, type TenantFlag } from './onboard.js';
+export { readRefusal, type TenantRead } from './access.js';

@@ -214,3 +214,32 @@ spec:
   );
   assert.ok(!seen.includes('hidden'), `kube-system is not the tenant's: ${seen}`);
 });
+
+test("a tenant's EventTrigger cannot instantiate a Secret the tenant may not read", async () => {
+  const yaml = `apiVersion: lib.projectsveltos.io/v1beta1
+kind: EventTrigger
+metadata:
+  name: eng-steal-secret
+spec:
+  sourceClusterSelector:
+    matchLabels:
+      env: prod
+  eventSourceName: eng-cms
+  oneForEvent: true
+  policyRefs:
+  - kind: Secret
+    name: db
+    namespace: platform
+`;
+  await ok(as(eng)(['apply', '-f', '-'], yaml), 'trigger');
+  const status = await eventually(
+    () => admin(['--context', 'mgmt', 'get', 'eventtrigger', 'eng-steal-secret', '-o', 'json']).then((r) => r.stdout),
+    (s) => s.includes('may not read Secret'),
+    { timeoutMs: 30_000, message: 'refusal in the EventTrigger status' },
+  );
+  assert.match(status, /tenant eng\/eng may not read Secret \\"db\\" in the namespace \\"platform\\" of the management cluster/);
+  const b64 = Buffer.from(SECRET).toString('base64');
+  const all = JSON.parse((await admin(['--context', 'mgmt', 'get', 'secrets,configmaps,clusterprofiles,events', '-A', '-o', 'json'])).stdout) as { items: { metadata: { namespace?: string; name: string } }[] };
+  const generated = JSON.stringify(all.items.filter((o) => !(o.metadata.namespace === 'platform' && o.metadata.name === 'db')));
+  assert.ok(!generated.includes(SECRET) && !generated.includes(b64), 'the Secret was not copied anywhere');
+});
