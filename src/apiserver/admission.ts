@@ -63,6 +63,8 @@ export interface AdmissionRequest {
   oldObject?: KubeObject;
   dryRun: boolean;
   username: string;
+  /** Groups of the requester (default: the admin's, system:masters and system:authenticated). */
+  groups?: string[];
   warnings: string[];
 }
 
@@ -147,7 +149,7 @@ export function admitByPolicies(cluster: Cluster, r: AdmissionRequest): void {
         kind: { group: r.desc.group, version: r.version, kind: r.desc.kind },
         resource: { group: r.desc.group, version: r.version, resource: r.desc.plural },
         subResource: r.subresource ?? '',
-        userInfo: { username: r.username, groups: ['system:masters', 'system:authenticated'] },
+        userInfo: { username: r.username, groups: r.groups ?? ['system:masters', 'system:authenticated'] },
         dryRun: r.dryRun,
       }),
       params: null,

@@ -48,6 +48,8 @@ const cm = (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, n
     await Promise.all(Array.from({ length: C }, async () => { while (next < N) { const i = next++; await req('POST', '/api/v1/namespaces/' + ns + '/configmaps', cm('par-' + i)); } }));
     out.parCreate_per_s = Math.round(N / ((performance.now() - t) / 1000)); }
   { const t = performance.now(); const l = await req('GET', '/api/v1/namespaces/' + ns + '/configmaps'); out.list2300_ms = +(performance.now() - t).toFixed(1); out.listed = l.items.length; }
+  { lat = []; for (let i = 0; i < 1000; i++) { const t = performance.now(); await req('GET', '/api/v1/namespaces/' + ns + '/configmaps/seq-' + (i % 300)); lat.push(performance.now() - t); }
+    out.seqGet_p50_ms = +pct(lat, 0.5).toFixed(3); out.seqGet_p99_ms = +pct(lat, 0.99).toFixed(3); }
   { const l = await req('GET', '/api/v1/namespaces/' + ns + '/configmaps?limit=1'); const rv = l.metadata.resourceVersion;
     const pending = new Map(); const lats = [];
     const wreq = mod.request({ hostname: url.hostname, port: url.port, path: prefix + '/api/v1/namespaces/' + ns + '/configmaps?watch=1&resourceVersion=' + rv, agent: new mod.Agent({ rejectUnauthorized: false }),
@@ -64,13 +66,15 @@ const cm = (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, n
 })().catch((e) => parentPort.postMessage({ error: e.message }));
 `;
 
-/** measure runs the kubebench measurements once against a fresh server. */
-export async function measure(durability: Durability, protocol: 'https' | 'http'): Promise<Record<string, unknown>> {
+/** measure runs the kubebench measurements once against a fresh server, as the cluster's admin (system:masters, which
+ * authorization short-circuits) or as a ServiceAccount whose every request goes through RBAC evaluation. */
+export async function measure(durability: Durability, protocol: 'https' | 'http', identity: 'admin' | 'serviceaccount' = 'admin'): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'ripple-bench-'));
   const server = await startApiServer({ dataDir: dir, clusters: ['bench'], durability, plainHttp: true });
   try {
     const info = server.cluster('bench');
-    const worker = new Worker(CLIENT, { eval: true, workerData: { server: protocol === 'https' ? info.server : info.httpServer, token: info.token } });
+    const token = identity === 'admin' ? info.token : await serviceAccountToken(info.httpServer, info.token);
+    const worker = new Worker(CLIENT, { eval: true, workerData: { server: protocol === 'https' ? info.server : info.httpServer, token } });
     const result = await new Promise<Record<string, unknown>>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
@@ -82,6 +86,58 @@ export async function measure(durability: Durability, protocol: 'https' | 'http'
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// A ServiceAccount allowed what the bench does through a ClusterRoleBinding, in a cluster with 500 unrelated bindings
+// (other accounts' RoleBindings to view) so the subject index has something to skip; returns its TokenRequest token.
+async function serviceAccountToken(base: string, adminToken: string): Promise<string> {
+  const post = async (path: string, body: object) => {
+    const r = await fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (r.status >= 300) throw new Error(`POST ${path}: ${r.status} ${await r.text()}`);
+    return (await r.json()) as Record<string, unknown>;
+  };
+  const RBAC = '/apis/rbac.authorization.k8s.io/v1';
+  await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench-sa' } });
+  await post('/api/v1/namespaces/bench-sa/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'bench' } });
+  await post(`${RBAC}/clusterroles`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'bench' },
+    rules: [
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['create', 'delete', 'get'] },
+      { apiGroups: ['apps'], resources: ['deployments', 'statefulsets'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['one'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'list', 'watch', 'delete'] },
+    ],
+  });
+  await post(`${RBAC}/clusterrolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'bench' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'bench' }, subjects: [{ kind: 'ServiceAccount', name: 'bench', namespace: 'bench-sa' }] });
+  for (let i = 0; i < 500; i++) {
+    await post(`/api/v1/namespaces/bench-sa/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `other-${i}` } }).catch(() => undefined);
+    await post(`${RBAC}/namespaces/bench-sa/rolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: `other-${i}` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'ServiceAccount', name: `other-${i}` }] });
+  }
+  const tr = await post('/api/v1/namespaces/bench-sa/serviceaccounts/bench/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
+  return String((tr.status as Record<string, unknown>).token);
+}
+
+/** authorizationOverhead runs the measurements as admin and as a ServiceAccount, alternating, twice each, and compares
+ * the best of each (the machine is shared: the best run is the least disturbed one). */
+export async function authorizationOverhead(): Promise<Record<string, unknown>> {
+  const runs: Record<string, Record<string, unknown>[]> = { admin: [], serviceaccount: [] };
+  for (let i = 0; i < 2; i++) for (const who of ['admin', 'serviceaccount'] as const) runs[who].push(await measure('process', 'https', who));
+  const best = (who: string, k: string, higherIsBetter = false) => {
+    const v = runs[who].map((r) => r[k]).filter((x): x is number => typeof x === 'number');
+    return higherIsBetter ? Math.max(...v) : Math.min(...v);
+  };
+  const keys = ['seqGet_p50_ms', 'seqCreate_p50_ms', 'parCreate_per_s', 'list2300_ms', 'watch_p50_ms'];
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    const hib = k.endsWith('_per_s');
+    const a = best('admin', k, hib);
+    const s = best('serviceaccount', k, hib);
+    const overhead = hib ? (a - s) / a : (s - a) / a;
+    out[k] = { admin_system_masters: a, serviceaccount_rbac: s, overhead_pct: +(overhead * 100).toFixed(1) };
+  }
+  return { ...out, budget_pct: 10, runs };
 }
 
 // The memory probe runs in a fresh process (with --expose-gc) so nothing else lives in its heap: one warm cluster pays
@@ -141,10 +197,12 @@ export async function bench(): Promise<Record<string, unknown>> {
     target_per_cluster_mb: 10,
   };
   const main = runs['https, durability=process'];
+  const authorization = await authorizationOverhead();
   const ratio = (a: unknown, b: number) => (typeof a === 'number' ? +(a / b).toFixed(2) : null);
   return {
     ...runs,
     memory_per_virtual_cluster: memory,
+    authorization_overhead: authorization,
     anchors_kube_apiserver_1_32_etcd: ANCHORS,
     targets: TARGETS,
     vs_anchor: {

@@ -215,6 +215,7 @@ function admit(scope: Scope, operation: 'CREATE' | 'UPDATE', obj: KubeObject, ol
     oldObject: old && outputObject(scope, old),
     dryRun: o.dryRun,
     username: o.user?.username ?? `ripple:${scope.cluster.name}:admin`,
+    groups: o.user?.groups,
     warnings: o.warnings,
   });
 }

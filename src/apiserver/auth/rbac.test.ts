@@ -94,6 +94,8 @@ test('a RoleBinding grants in its namespace only; the decision changes with the 
   create(scope('namespaces'), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } }, admin);
   create(scope('rolebindings', 'team'), { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'robot-view', namespace: 'team' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'ServiceAccount', name: 'robot' }] }, admin);
   assert.ok(allowed(sa, 'GET', '/api/v1/namespaces/team/pods'));
+  assert.equal(auth.authorizer.authorize(attrs(sa, 'GET', '/api/v1/namespaces/team/pods')).reason, 'RBAC: allowed by RoleBinding "robot-view/team" of ClusterRole "view" to ServiceAccount "robot/team"');
+  assert.equal(auth.authorizer.authorize(attrs(sa, 'GET', '/version')).reason, 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"');
   assert.ok(allowed(sa, 'GET', '/api/v1/namespaces/team/pods/p/log'));
   assert.ok(!allowed(sa, 'GET', '/api/v1/namespaces/team/secrets'), 'view does not read secrets');
   assert.ok(!allowed(sa, 'GET', '/api/v1/namespaces/default/pods'), 'only in its namespace');

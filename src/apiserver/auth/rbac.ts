@@ -30,6 +30,8 @@ export interface Decision {
 /** ResolvedRules are the rules a user holds in a namespace ("" for cluster scope) and the resolution errors met. */
 export interface ResolvedRules {
   rules: PolicyRule[];
+  /** sources[i] describes the binding rules[i] comes from, as kube's allow reasons name it. */
+  sources: string[];
   errors: string[];
 }
 
@@ -37,6 +39,8 @@ interface Binding {
   namespace: string;
   roleKind: string;
   roleName: string;
+  /** e.g. RoleBinding "b/ns" of ClusterRole "edit" to ServiceAccount "sa/ns" (Go: roleBindingDescriber). */
+  describe: string;
 }
 
 /** RBACAuthorizer decides requests of one cluster from its Roles, ClusterRoles and bindings. */
@@ -56,7 +60,8 @@ export class RBACAuthorizer {
   authorize(a: Attributes): Decision {
     if (a.user.groups.includes(MASTERS)) return { allowed: true, reason: '' };
     const resolved = this.rulesFor(a.user, a.namespace);
-    for (const r of resolved.rules) if (ruleAllows(a, r)) return { allowed: true, reason: '' };
+    const { rules } = resolved;
+    for (let i = 0; i < rules.length; i++) if (ruleAllows(a, rules[i])) return { allowed: true, reason: `RBAC: allowed by ${resolved.sources[i]}` };
     return { allowed: false, reason: resolved.errors.length > 0 ? `RBAC: ${aggregate(resolved.errors)}` : '' };
   }
 
@@ -81,18 +86,19 @@ export class RBACAuthorizer {
   private resolve(user: UserInfo, namespace: string): ResolvedRules {
     const index = this.bindingIndex();
     const rules: PolicyRule[] = [];
+    const sources: string[] = [];
     const errors: string[] = [];
     const seen = new Set<Binding>();
     const keys = [`U:${user.username}`, ...user.groups.map((g) => `G:${g}`)];
     const add = (b: Binding) => {
       const got = this.roleRules(b.roleKind, b.roleName, b.namespace);
       if (typeof got === 'string') errors.push(got);
-      else rules.push(...got);
+      else for (const r of got) rules.push(r), sources.push(b.describe);
     };
     // Cluster role bindings first, as kube visits them.
     for (const k of keys) for (const b of index.get(k) ?? []) if (b.namespace === '' && !seen.has(b)) (seen.add(b), add(b));
     if (namespace) for (const k of keys) for (const b of index.get(k) ?? []) if (b.namespace === namespace && !seen.has(b)) (seen.add(b), add(b));
-    return { rules, errors };
+    return { rules, sources, errors };
   }
 
   private bindingIndex(): Map<string, Binding[]> {
@@ -101,27 +107,30 @@ export class RBACAuthorizer {
     const addTo = (key: string, b: Binding) => {
       let list = index.get(key);
       if (!list) index.set(key, (list = []));
-      if (!list.includes(b)) list.push(b);
+      list.push(b);
     };
     for (const storage of [CLUSTER_ROLE_BINDINGS, ROLE_BINDINGS]) {
       for (const s of this.cluster.table(storage).objects.values()) {
         const ns = s.obj.metadata.namespace ?? '';
         const ref = asRecord(s.obj.roleRef);
-        const b: Binding = { namespace: ns, roleKind: String(ref.kind ?? ''), roleName: String(ref.name ?? '') };
+        const roleKind = String(ref.kind ?? '');
+        const roleName = String(ref.name ?? '');
+        const what = storage === ROLE_BINDINGS ? `RoleBinding ${JSON.stringify(`${s.obj.metadata.name}/${ns}`)}` : `ClusterRoleBinding ${JSON.stringify(s.obj.metadata.name)}`;
+        const binding = (subject: string): Binding => ({ namespace: ns, roleKind, roleName, describe: `${what} of ${roleKind} ${JSON.stringify(roleName)} to ${subject}` });
         for (const raw of asArray(s.obj.subjects)) {
           const sub = asRecord(raw);
           const name = String(sub.name ?? '');
           switch (sub.kind) {
             case 'User':
-              addTo(`U:${name}`, b);
+              addTo(`U:${name}`, binding(`User ${JSON.stringify(name)}`));
               break;
             case 'Group':
-              addTo(`G:${name}`, b);
+              addTo(`G:${name}`, binding(`Group ${JSON.stringify(name)}`));
               break;
             case 'ServiceAccount': {
               // Go: appliesToUser — the subject's namespace defaults to the binding's.
               const saNs = typeof sub.namespace === 'string' && sub.namespace ? sub.namespace : ns;
-              if (saNs) addTo(`U:${SA_PREFIX}${saNs}:${name}`, b);
+              if (saNs) addTo(`U:${SA_PREFIX}${saNs}:${name}`, binding(`ServiceAccount ${JSON.stringify(`${name}/${saNs}`)}`));
               break;
             }
           }
