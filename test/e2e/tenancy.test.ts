@@ -243,3 +243,27 @@ spec:
   const generated = JSON.stringify(all.items.filter((o) => !(o.metadata.namespace === 'platform' && o.metadata.name === 'db')));
   assert.ok(!generated.includes(SECRET) && !generated.includes(b64), 'the Secret was not copied anywhere');
 });
+
+test("a tenant's Profile reaches only clusters of its own namespace", async () => {
+  const yaml = `apiVersion: config.projectsveltos.io/v1beta1
+kind: Profile
+metadata:
+  name: eng-everywhere
+  namespace: eng
+spec:
+  clusterSelector:
+    matchLabels:
+      env: prod
+  policyRefs:
+  - kind: ConfigMap
+    name: app
+    namespace: eng
+`;
+  await ok(as(eng)(['apply', '-f', '-'], yaml), 'profile');
+  // edge1 (env=prod) lives in namespace edge1, not eng: the Profile selects nothing and no ClusterSummary appears.
+  await eventually(() => as(eng)(['get', 'profile', 'eng-everywhere', '-n', 'eng', '-o', 'json']).then((r) => r.stdout), (s) => s.includes('"status"'), { timeoutMs: 30_000, message: 'profile status' });
+  const p = JSON.parse(await ok(as(eng)(['get', 'profile', 'eng-everywhere', '-n', 'eng', '-o', 'json']), 'get')) as { status?: { matchingClusters?: unknown[] } };
+  assert.deepEqual(p.status?.matchingClusters ?? [], []);
+  const cs = await ok(admin(['--context', 'mgmt', 'get', 'clustersummaries', '-A', '-o', 'name']), 'summaries');
+  assert.ok(!cs.includes('eng-everywhere'), cs);
+});

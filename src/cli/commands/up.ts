@@ -20,7 +20,7 @@ import { DataDirLockedError, lockDataDir, type DataDirLock } from '../data-dir-l
 import { logLevelFlag, onStopSignal } from '../runtime.js';
 import { readChartDir } from './helm.js';
 import { didYouMean } from '../suggest.js';
-import { onboardTenants, parseTenantFlags, TENANT_USAGE } from './up-tenants.js';
+import { onboardTenants, parseTenantFlags, TENANT_USAGE } from '../up-tenants.js';
 
 const DEMO_LIST = Object.values(DEMOS)
   .map((d) => `  ${d.name.padEnd(15)} ${d.title} (seed ${d.seeds.join(', ')})`)

@@ -1,10 +1,10 @@
 // ripple up --tenant NAME[:selector]: the tenant admins onboarded on the embedded management cluster (src/tenancy
 // onboard.ts), each with a kubeconfig of its own in DIR/tenant-NAME.kubeconfig.
 import { resolve } from 'node:path';
-import { errorMessage } from '../../kube/index.js';
-import { MGMT, type Embedded } from '../../manager/index.js';
-import { onboardTenant, parseTenantFlag, type TenantFlag } from '../../tenancy/index.js';
-import { UsageError } from '../command.js';
+import { errorMessage } from '../kube/index.js';
+import { MGMT, type Embedded } from '../manager/index.js';
+import { onboardTenant, parseTenantFlag, type TenantFlag } from '../tenancy/index.js';
+import { UsageError } from './command.js';
 
 /** TENANT_USAGE is the --tenant line of ripple up --help. */
 export const TENANT_USAGE = `  --tenant NAME[:SELECTOR]  onboard a tenant admin (repeatable): ServiceAccount NAME/NAME in mgmt with rights on
