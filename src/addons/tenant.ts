@@ -7,9 +7,9 @@
 // templateResourceRefs, Helm valuesFrom) is checked with a SubjectAccessReview first: a refusal names the object,
 // never its content. Objects the event manager generated for this tenant (projectsveltos namespace, same tenant
 // labels) are the tenant's own.
-import { Labels, LIB_GROUP, SVELTOS_NAMESPACE, type ClusterProfileSpec } from '../api/index.js';
-import { type InformerFactory, type KubeClient, type KubeObject, type Subscription } from '../kube/index.js';
-import { managedUser, managementUser, readRefusal, tenantOf, type Tenant, type TenantRead, type TenantResolution } from '../tenancy/index.js';
+import { Labels, SVELTOS_NAMESPACE, type ClusterProfileSpec } from '../api/index.js';
+import { type InformerFactory, type KubeClient, type KubeObject } from '../kube/index.js';
+import { managedUser, managementUser, readRefusal, TenantDirectory, type Tenant, type TenantRead, type TenantResolution } from '../tenancy/index.js';
 
 export type { TenantRead };
 
@@ -19,18 +19,18 @@ export class TenantAccess {
   private readonly derived = new WeakMap<KubeClient, Map<string, KubeClient>>();
   private readonly all = new Set<KubeClient>();
   private readonly bases = new WeakMap<KubeClient, KubeClient>();
-  private readonly roleRequests: Subscription<KubeObject>;
+  private readonly directory: TenantDirectory;
 
   constructor(
     informers: InformerFactory,
     private readonly mgmt: KubeClient,
   ) {
-    this.roleRequests = informers.subscribe<KubeObject>({ apiVersion: `${LIB_GROUP}/v1beta1`, kind: 'RoleRequest' });
+    this.directory = new TenantDirectory(informers);
   }
 
   /** resolve reads the tenant of an object from its labels (admin-name through the RoleRequests). */
   resolve(labels: Readonly<Record<string, string>> | undefined): TenantResolution {
-    return tenantOf(labels, this.roleRequests.informer.cache.list() as never);
+    return this.directory.resolve(labels);
   }
 
   /** remote is the managed cluster's client acting as the tenant's ServiceAccount there. */
@@ -85,7 +85,7 @@ export class TenantAccess {
   async close(): Promise<void> {
     for (const c of this.all) c.close();
     this.all.clear();
-    await this.roleRequests.unsubscribe();
+    await this.directory.close();
   }
 }
 

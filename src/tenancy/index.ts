@@ -19,3 +19,4 @@ export { TENANT_KINDS, TENANT_RESOURCES, tenantLabelDecision, type LabelDecision
 export { TENANCY_POLICY_NAME, tenancyPolicy } from './policy.js';
 export { onboardTenant, parseTenantFlag, tenantObjects, type OnboardResult, type TenantFlag } from './onboard.js';
 export { readRefusal, type TenantRead } from './access.js';
+export { TenantDirectory } from './directory.js';

@@ -21,7 +21,8 @@ export interface TenantFlag {
 export function parseTenantFlag(v: string): TenantFlag {
   const i = v.indexOf(':');
   const name = i < 0 ? v : v.slice(0, i);
-  if (!isDNS1123Label(name)) throw new Error(`tenant name ${JSON.stringify(name)} must be a DNS-1123 label (lower-case letters, digits, '-')`);
+  const bad = isDNS1123Label(name);
+  if (bad.length > 0) throw new Error(`tenant name ${JSON.stringify(name)}: ${bad.join('; ')}`);
   if (i < 0 || v.slice(i + 1).trim() === '') return { name };
   const sel = parseLabelSelector(v.slice(i + 1));
   if (!sel.ok) throw new Error(sel.error);
