@@ -116,6 +116,12 @@ test('deploying where the RoleRequest does not reach is refused in status, namin
   const f = await eventually(() => feature('edge1', 'eng-sys'), (x) => x?.status === 'Failed', { timeoutMs: 30_000, message: 'eng-sys failed' });
   assert.match(f!.failureMessage!, /configmaps "sys-out" is forbidden: User "system:serviceaccount:projectsveltos:eng--eng" cannot (get|patch|create) resource "configmaps" in API group "" in the namespace "kube-system"/);
   assert.equal((await admin(['--context', 'edge1', 'get', 'configmap', 'sys-out', '-n', 'kube-system'])).code, 1);
+  const evs = await eventually(
+    () => admin(['--context', 'mgmt', 'get', 'events', '-n', 'edge1', '--field-selector', 'involvedObject.name=eng-sys-sveltos-edge1', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']).then((r) => r.stdout),
+    (t) => /DeploymentFailed: .*configmaps "sys-out" is forbidden/.test(t),
+    { timeoutMs: 15_000, message: 'a DeploymentFailed Event naming the forbidden object' },
+  );
+  assert.match(evs, /system:serviceaccount:projectsveltos:eng--eng/);
   // edge2 is ops' cluster: eng was granted nothing there.
   await ok(as(eng)(['apply', '-f', '-'], profile('eng-steal', 'dev', 'app')), 'profile');
   const g = await eventually(() => feature('edge2', 'eng-steal'), (x) => x?.status === 'Failed', { timeoutMs: 30_000, message: 'eng-steal failed' });
