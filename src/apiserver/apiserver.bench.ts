@@ -66,15 +66,13 @@ const cm = (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, n
 })().catch((e) => parentPort.postMessage({ error: e.message }));
 `;
 
-/** measure runs the kubebench measurements once against a fresh server, as the cluster's admin (system:masters, which
- * authorization short-circuits) or as a ServiceAccount whose every request goes through RBAC evaluation. */
-export async function measure(durability: Durability, protocol: 'https' | 'http', identity: 'admin' | 'serviceaccount' = 'admin'): Promise<Record<string, unknown>> {
+/** measure runs the kubebench measurements once against a fresh server. */
+export async function measure(durability: Durability, protocol: 'https' | 'http'): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'ripple-bench-'));
   const server = await startApiServer({ dataDir: dir, clusters: ['bench'], durability, plainHttp: true });
   try {
     const info = server.cluster('bench');
-    const token = identity === 'admin' ? info.token : await serviceAccountToken(info.httpServer, info.token);
-    const worker = new Worker(CLIENT, { eval: true, workerData: { server: protocol === 'https' ? info.server : info.httpServer, token } });
+    const worker = new Worker(CLIENT, { eval: true, workerData: { server: protocol === 'https' ? info.server : info.httpServer, token: info.token } });
     const result = await new Promise<Record<string, unknown>>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
@@ -104,7 +102,7 @@ async function serviceAccountToken(base: string, adminToken: string): Promise<st
     kind: 'ClusterRole',
     metadata: { name: 'bench' },
     rules: [
-      { apiGroups: [''], resources: ['namespaces'], verbs: ['create', 'delete', 'get'] },
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['get'] },
       { apiGroups: ['apps'], resources: ['deployments', 'statefulsets'], verbs: ['get', 'list', 'watch'] },
       { apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['one'] },
       { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'list', 'watch', 'delete'] },
@@ -119,25 +117,78 @@ async function serviceAccountToken(base: string, adminToken: string): Promise<st
   return String((tr.status as Record<string, unknown>).token);
 }
 
-/** authorizationOverhead runs the measurements as admin and as a ServiceAccount, alternating, twice each, and compares
- * the best of each (the machine is shared: the best run is the least disturbed one). */
-export async function authorizationOverhead(): Promise<Record<string, unknown>> {
-  const runs: Record<string, Record<string, unknown>[]> = { admin: [], serviceaccount: [] };
-  for (let i = 0; i < 2; i++) for (const who of ['admin', 'serviceaccount'] as const) runs[who].push(await measure('process', 'https', who));
-  const best = (who: string, k: string, higherIsBetter = false) => {
-    const v = runs[who].map((r) => r[k]).filter((x): x is number => typeof x === 'number');
-    return higherIsBetter ? Math.max(...v) : Math.min(...v);
-  };
-  const keys = ['seqGet_p50_ms', 'seqCreate_p50_ms', 'parCreate_per_s', 'list2300_ms', 'watch_p50_ms'];
-  const out: Record<string, unknown> = {};
-  for (const k of keys) {
-    const hib = k.endsWith('_per_s');
-    const a = best('admin', k, hib);
-    const s = best('serviceaccount', k, hib);
-    const overhead = hib ? (a - s) / a : (s - a) / a;
-    out[k] = { admin_system_masters: a, serviceaccount_rbac: s, overhead_pct: +(overhead * 100).toFixed(1) };
+// The overhead client: the same requests as the admin, as the admin again (the control: the noise floor) and as the
+// ServiceAccount, interleaved one by one (which goes first rotates), so that whatever else the shared machine does hits
+// all alike; medians compared.
+const OVERHEAD_CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const https = require('node:https');
+const { performance } = require('node:perf_hooks');
+const url = new URL(workerData.server);
+const prefix = url.pathname.replace(/\\/$/, '');
+const agent = new https.Agent({ keepAlive: true, maxSockets: 8, rejectUnauthorized: false });
+function req(token, method, path, body) {
+  return new Promise((resolve, reject) => {
+    const data = body ? JSON.stringify(body) : null;
+    const r = https.request({ hostname: url.hostname, port: url.port, path: prefix + path, method, agent,
+      headers: { authorization: 'Bearer ' + token, accept: 'application/json',
+        ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}) } }, (res) => {
+      let buf = ''; res.setEncoding('utf8'); res.on('data', (c) => buf += c);
+      res.on('end', () => res.statusCode >= 300 ? reject(new Error(method + ' ' + path + ' ' + res.statusCode + ' ' + buf.slice(0, 300))) : resolve(buf));
+    });
+    r.on('error', reject); if (data) r.write(data); r.end();
+  });
+}
+const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const ns = workerData.namespace;
+const cm = (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data: { k: 'v'.repeat(200) } });
+(async () => {
+  // admin_control repeats the admin's requests with the same token: the spread between the two is the noise floor.
+  const who = { admin: workerData.admin, admin_control: workerData.admin, serviceaccount: workerData.serviceaccount };
+  const names = Object.keys(who);
+  const lat = {};
+  for (const k of ['get', 'create', 'list']) { lat[k] = {}; for (const w of names) lat[k][w] = []; }
+  await req(who.admin, 'POST', '/api/v1/namespaces/' + ns + '/configmaps', cm('target'));
+  const order = (i) => names.map((_, j) => names[(i + j) % names.length]);
+  const time = async (kind, w, method, path, body) => { const t = performance.now(); await req(who[w], method, path, body); lat[kind][w].push(performance.now() - t); };
+  for (let i = 0; i < 300; i++) await req(who[names[i % 3]], 'GET', '/api/v1/namespaces/' + ns + '/configmaps/target');
+  for (let i = 0; i < 3000; i++) for (const w of order(i)) await time('get', w, 'GET', '/api/v1/namespaces/' + ns + '/configmaps/target');
+  for (let i = 0; i < 600; i++) for (const w of order(i)) await time('create', w, 'POST', '/api/v1/namespaces/' + ns + '/configmaps', cm(w[0] + w.length + '-' + i));
+  for (let i = 0; i < 60; i++) for (const w of order(i)) await time('list', w, 'GET', '/api/v1/namespaces/' + ns + '/configmaps');
+  const out = {};
+  for (const k of Object.keys(lat)) {
+    const a = pct(lat[k].admin, 0.5), c = pct(lat[k].admin_control, 0.5), s = pct(lat[k].serviceaccount, 0.5);
+    out[k] = { requests_each: lat[k].admin.length, admin_p50_ms: +a.toFixed(3), admin_control_p50_ms: +c.toFixed(3), serviceaccount_p50_ms: +s.toFixed(3),
+      overhead_pct: +((s - a) / a * 100).toFixed(1), noise_floor_pct: +((c - a) / a * 100).toFixed(1) };
   }
-  return { ...out, budget_pct: 10, runs };
+  parentPort.postMessage(out);
+})().catch((e) => parentPort.postMessage({ error: e.message }));
+`;
+
+/** authorizationOverhead compares request latency as the admin (system:masters, which authorization short-circuits)
+ * and as a ServiceAccount authenticated by a signed token and authorized by RBAC (500 unrelated bindings in the
+ * cluster), over HTTPS against one server, requests interleaved: GETs of one object, creates, lists of ~800 objects. */
+export async function authorizationOverhead(): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'ripple-bench-'));
+  const server = await startApiServer({ dataDir: dir, clusters: ['bench'], durability: 'process', plainHttp: true });
+  try {
+    const info = server.cluster('bench');
+    const serviceaccount = await serviceAccountToken(info.httpServer, info.token);
+    const namespace = 'bench-authz';
+    const r = await fetch(`${info.httpServer}/api/v1/namespaces`, { method: 'POST', headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }) });
+    if (r.status !== 201) throw new Error(`creating the bench namespace: ${r.status}`);
+    const worker = new Worker(OVERHEAD_CLIENT, { eval: true, workerData: { server: info.server, admin: info.token, serviceaccount, namespace } });
+    const result = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await worker.terminate();
+    if (typeof result.error === 'string') throw new Error(result.error);
+    return { ...result, budget_pct: 10 };
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // The memory probe runs in a fresh process (with --expose-gc) so nothing else lives in its heap: one warm cluster pays

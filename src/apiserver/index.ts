@@ -5,3 +5,5 @@ export type { Durability } from './store.js';
 export { DEFAULT_LB_POOL } from './loadbalancer.js';
 export { StatusError, isStatusError, type Status, type StatusReason, type StatusCause, type StatusDetails } from './status.js';
 export { prepareDataDir, createPrivateFile, DATA_DIR_MODE, DATA_FILE_MODE } from './data-dir.js';
+export type { UserInfo } from './auth/rules.js';
+export { API_AUDIENCE } from './auth/tokens.js';

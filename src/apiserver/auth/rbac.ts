@@ -47,6 +47,8 @@ interface Binding {
 export class RBACAuthorizer {
   private index: Map<string, Binding[]> | undefined;
   private readonly cache = new Map<string, ResolvedRules>();
+  /** The cache key prefix of a user object (token authentication hands out the same object for the same token). */
+  private readonly userKeys = new WeakMap<UserInfo, string>();
 
   constructor(private readonly cluster: Cluster) {
     cluster.onWrite((storage) => {
@@ -67,7 +69,9 @@ export class RBACAuthorizer {
 
   /** rulesFor lists the rules the user holds in the namespace: cluster-wide bindings, then the namespace's. */
   rulesFor(user: UserInfo, namespace: string): ResolvedRules {
-    const key = `${user.username}\u0000${namespace}\u0000${user.groups.join('\u0000')}`;
+    let prefix = this.userKeys.get(user);
+    if (prefix === undefined) this.userKeys.set(user, (prefix = `${user.username}\u0000${user.groups.join('\u0000')}\u0000`));
+    const key = prefix + namespace;
     let r = this.cache.get(key);
     if (r) return r;
     r = this.resolve(user, namespace);

@@ -31,6 +31,16 @@ const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 
 type Claims = Record<string, unknown>;
 
+/** Known is an authenticated token's result and the objects (storage, namespace, name, uid) that must still exist. */
+interface Known {
+  result: TokenResult;
+  exp: number;
+  nbf: number;
+  deps: [string, string | undefined, string, string][];
+  /** A legacy Secret token: checked in full on every use. */
+  legacy?: boolean;
+}
+
 /** TokenResult is an authenticated token's user and the audiences it was issued for. */
 export interface TokenResult {
   user: UserInfo;
@@ -44,6 +54,8 @@ export class ServiceAccountTokenIssuer {
   private readonly kid: string;
   private readonly header: string;
   private readonly verified = new Map<string, Claims>();
+  /** Authenticated tokens: the result and what it depends on, re-checked (cheaply) on every use. */
+  private readonly known = new Map<string, Known>();
 
   constructor(
     private readonly cluster: Cluster,
@@ -91,35 +103,57 @@ export class ServiceAccountTokenIssuer {
   /** authenticate checks a bearer token (any audience); undefined when it is not a valid token of this cluster now. */
   authenticate(token: string, nowSeconds = Math.floor(Date.now() / 1000)): TokenResult | undefined {
     if (token.length > 16_384 || token.indexOf('.') < 0) return undefined;
+    const k = this.known.get(token);
+    if (k) {
+      if (nowSeconds >= k.exp || nowSeconds < k.nbf || !k.deps.every(([storage, ns, name, uid]) => this.alive(storage, ns, name, uid))) {
+        this.known.delete(token);
+        return undefined;
+      }
+      return k.result;
+    }
+    const r = this.check(token, nowSeconds);
+    if (r && !r.legacy) {
+      if (this.known.size >= MAX_VERIFIED) this.known.clear();
+      this.known.set(token, r);
+    }
+    return r?.result;
+  }
+
+  private alive(storage: string, namespace: string | undefined, name: string, uid: string): boolean {
+    const s = this.cluster.get(storage, namespace, name);
+    return !!s && s.obj.metadata.uid === uid && !s.obj.metadata.deletionTimestamp;
+  }
+
+  private check(token: string, nowSeconds: number): Known | undefined {
     const c = this.claimsOf(token);
     if (!c) return undefined;
     if (c.iss === LEGACY_ISSUER) return this.legacy(token, c);
     if (c.iss !== ISSUER) return undefined;
     if (typeof c.exp !== 'number' || nowSeconds >= c.exp) return undefined;
-    if (typeof c.nbf === 'number' && nowSeconds < c.nbf) return undefined;
+    const nbf = typeof c.nbf === 'number' ? c.nbf : 0;
+    if (nowSeconds < nbf) return undefined;
     const k = asRecord(c['kubernetes.io']);
     const namespace = String(k.namespace ?? '');
     const sa = asRecord(k.serviceaccount);
-    const account = this.cluster.get('/serviceaccounts', namespace, String(sa.name ?? ''));
-    if (!account || account.obj.metadata.uid !== sa.uid || account.obj.metadata.deletionTimestamp) return undefined;
+    const deps: Known['deps'] = [['/serviceaccounts', namespace, String(sa.name ?? ''), String(sa.uid ?? '')]];
     const extra: Record<string, string[]> = {};
     for (const [kind, storage, ns] of [['pod', '/pods', namespace], ['secret', '/secrets', namespace], ['node', '/nodes', undefined]] as const) {
       const ref = k[kind];
       if (!ref) continue;
       const r = asRecord(ref);
-      const obj = this.cluster.get(storage, ns, String(r.name ?? ''));
-      if (!obj || obj.obj.metadata.uid !== r.uid || obj.obj.metadata.deletionTimestamp) return undefined;
+      deps.push([storage, ns, String(r.name ?? ''), String(r.uid ?? '')]);
       if (kind !== 'secret') {
         extra[`authentication.kubernetes.io/${kind}-name`] = [String(r.name)];
         extra[`authentication.kubernetes.io/${kind}-uid`] = [String(r.uid)];
       }
     }
+    if (!deps.every(([storage, ns, name, uid]) => this.alive(storage, ns, name, uid))) return undefined;
     if (typeof c.jti === 'string') extra['authentication.kubernetes.io/credential-id'] = [`JTI=${c.jti}`];
-    return { user: serviceAccountUser(namespace, String(sa.name), String(sa.uid), extra), audiences: asArray(c.aud).map(String) };
+    return { result: { user: serviceAccountUser(namespace, String(sa.name), String(sa.uid), extra), audiences: asArray(c.aud).map(String) }, exp: c.exp, nbf, deps };
   }
 
   // Go: legacy.go — the Secret must still exist and hold this very token, and the ServiceAccount its uid.
-  private legacy(token: string, c: Claims): TokenResult | undefined {
+  private legacy(token: string, c: Claims): Known | undefined {
     const namespace = String(c['kubernetes.io/serviceaccount/namespace'] ?? '');
     const secretName = String(c['kubernetes.io/serviceaccount/secret.name'] ?? '');
     const saName = String(c['kubernetes.io/serviceaccount/service-account.name'] ?? '');
@@ -128,9 +162,9 @@ export class ServiceAccountTokenIssuer {
     if (!secret || secret.obj.metadata.deletionTimestamp) return undefined;
     const stored = asRecord(secret.obj.data).token;
     if (typeof stored !== 'string' || Buffer.from(stored, 'base64').toString('utf8') !== token) return undefined;
-    const account = this.cluster.get('/serviceaccounts', namespace, saName);
-    if (!account || account.obj.metadata.uid !== saUid || account.obj.metadata.deletionTimestamp) return undefined;
-    return { user: serviceAccountUser(namespace, saName, saUid), audiences: [API_AUDIENCE] };
+    if (!this.alive('/serviceaccounts', namespace, saName, saUid)) return undefined;
+    // Not remembered (legacy): the Secret must hold this very token at every use, which its uid cannot vouch for.
+    return { legacy: true, result: { user: serviceAccountUser(namespace, saName, saUid), audiences: [API_AUDIENCE] }, exp: Number.MAX_SAFE_INTEGER, nbf: 0, deps: [['/secrets', namespace, secretName, String(secret.obj.metadata.uid ?? '')], ['/serviceaccounts', namespace, saName, saUid]] };
   }
 
   /** legacyToken is the long-lived token a kubernetes.io/service-account-token Secret gets. */

@@ -7,6 +7,7 @@ import type { KindHooks } from '../resource.js';
 import { ageColumn, asArray, asRecord, column, createdAtColumn, formatList, nameColumn } from '../printers.js';
 import { goQuote, GoRepr } from '../status.js';
 import { isValidPathSegmentName } from '../validation.js';
+import { labelSelectorFromMatch, SelectorError } from '../selectors.js';
 import type { KubeObject } from '../types.js';
 import { defineBuiltin } from './define.js';
 import { guardBindingWrite, guardRoleWrite } from '../auth/escalation.js';
@@ -31,6 +32,23 @@ function validateRules(obj: KubeObject, namespaced: boolean): FieldError[] {
     }
     if (asArray(rule.apiGroups).length === 0) errs.push({ type: 'FieldValueRequired', field: `${path}.apiGroups`, detail: 'resource rules must supply at least one api group' });
     if (asArray(rule.resources).length === 0) errs.push({ type: 'FieldValueRequired', field: `${path}.resources`, detail: 'resource rules must supply at least one resource' });
+  });
+  return errs;
+}
+
+// Go: ValidateClusterRole — an aggregationRule needs at least one valid selector.
+function validateAggregation(obj: KubeObject): FieldError[] {
+  if (obj.aggregationRule === undefined || obj.aggregationRule === null) return [];
+  const selectors = asArray(asRecord(obj.aggregationRule).clusterRoleSelectors);
+  if (selectors.length === 0) return [{ type: 'FieldValueRequired', field: 'aggregationRule.clusterRoleSelectors', detail: 'at least one clusterRoleSelector required if aggregationRule is non-nil' }];
+  const errs: FieldError[] = [];
+  selectors.forEach((s, i) => {
+    try {
+      labelSelectorFromMatch(asRecord(s) as never);
+    } catch (e) {
+      if (!(e instanceof SelectorError)) throw e;
+      errs.push({ type: 'FieldValueInvalid', field: `aggregationRule.clusterRoleSelectors[${i}]`, badValue: s, detail: 'invalid label selector.' });
+    }
   });
   return errs;
 }
@@ -128,8 +146,8 @@ export const clusterRoleDescriptor = defineBuiltin({
   columns: [nameColumn, createdAtColumn],
   hooks: {
     authorizeWrite: (o, old, ctx) => guardRoleWrite(authorizerOf(ctx.cluster), 'clusterroles', o, old, ctx.user),
-    validate: (o) => validateRules(o, false),
-    validateUpdate: (o) => validateRules(o, false),
+    validate: (o) => [...validateRules(o, false), ...validateAggregation(o)],
+    validateUpdate: (o) => [...validateRules(o, false), ...validateAggregation(o)],
   },
 });
 
