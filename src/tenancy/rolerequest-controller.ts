@@ -59,6 +59,8 @@ export class RoleRequestController {
   private cms: Subscription<KubeObject> | undefined;
   private secrets: Subscription<KubeObject> | undefined;
   private removeListener: (() => void) | undefined;
+  /** `name@generation` of RoleRequests already told that expirationSeconds has no effect. */
+  private readonly warned = new Set<string>();
 
   constructor(private readonly o: RoleRequestControllerOptions) {
     this.log = (o.logger ?? silentLogger()).child({ component: 'rolerequest' });
@@ -114,6 +116,11 @@ export class RoleRequestController {
       return; // the update re-queues us
     }
     const prev = rr.status ?? {};
+    const gen = `${name}@${rr.metadata.generation ?? 0}`;
+    if (rr.spec?.expirationSeconds !== undefined && !this.warned.has(gen)) {
+      this.warned.add(gen);
+      this.event(rr, 'Warning', 'NotSupported', 'spec.expirationSeconds has no effect in Ripple: no token is minted per RoleRequest, Ripple acts for the tenant by impersonation (remove the field)');
+    }
     if (!tenant.name || !tenant.namespace) {
       return this.writeStatus(rr, { matchingClusters: [], clusterInfo: [], failureMessage: 'spec.serviceAccountName and spec.serviceAccountNamespace are required' });
     }

@@ -84,7 +84,7 @@ describe('RoleRequest controller', () => {
     await mgmt.create({
       ...RR,
       metadata: { name: 'tenant-a' },
-      spec: { clusterSelector: { matchLabels: { env: 'prod' } }, roleRefs: [{ kind: 'ConfigMap', name: 'tenant-a-roles', namespace: 'tenants' }], serviceAccountName: 'tenant-a', serviceAccountNamespace: 'tenants' },
+      spec: { clusterSelector: { matchLabels: { env: 'prod' } }, expirationSeconds: 3600, roleRefs: [{ kind: 'ConfigMap', name: 'tenant-a-roles', namespace: 'tenants' }], serviceAccountName: 'tenant-a', serviceAccountNamespace: 'tenants' },
     });
     const o = await eventually(() => rr('tenant-a'), (x) => x?.status?.clusterInfo?.[0]?.status === 'Provisioned', { message: 'provisioned' });
     assert.deepEqual(o!.status!.matchingClusters!.map((c) => c.name), ['edge1']);
@@ -98,6 +98,10 @@ describe('RoleRequest controller', () => {
     assert.equal(rb?.metadata.labels?.[ROLE_REQUEST_LABEL], 'tenant-a');
     assert.equal(await sa('edge2'), undefined, 'nothing in a cluster that does not match');
     assert.equal(await crb('edge2'), undefined);
+    // A field accepted but not acted on is said aloud.
+    await recorder.flush();
+    const evs = (await mgmt.list<KubeObject & { reason: string; message: string; involvedObject: { name: string } }>({ apiVersion: 'v1', kind: 'Event' }, { namespace: 'default' })).items;
+    assert.ok(evs.some((e) => e.involvedObject.name === 'tenant-a' && e.reason === 'NotSupported' && /expirationSeconds has no effect/.test(e.message)));
   });
 
   test('follows the selector: a newly matching cluster gets the grant, one that stops matching loses it', async () => {
