@@ -84,7 +84,10 @@ export class RBACAuthorizer {
   roleRules(kind: string, name: string, namespace: string): PolicyRule[] | string {
     const s = kind === 'ClusterRole' ? this.cluster.get(CLUSTER_ROLES, undefined, name) : this.cluster.get(ROLES, namespace, name);
     if (!s) return kind === 'ClusterRole' ? `clusterrole.rbac.authorization.k8s.io ${JSON.stringify(name)} not found` : `role.rbac.authorization.k8s.io ${JSON.stringify(name)} not found`;
-    return rulesOf(s);
+    // A stored object never changes (a write stores a new one): its parsed rules are kept with it.
+    let rules = parsed.get(s);
+    if (!rules) parsed.set(s, (rules = rulesOf(s)));
+    return rules;
   }
 
   private resolve(user: UserInfo, namespace: string): ResolvedRules {
@@ -145,6 +148,8 @@ export class RBACAuthorizer {
     return index;
   }
 }
+
+const parsed = new WeakMap<Stored, PolicyRule[]>();
 
 /** rulesOf reads the rules of a stored Role or ClusterRole. */
 export function rulesOf(s: Stored | KubeObject): PolicyRule[] {
