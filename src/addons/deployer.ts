@@ -188,6 +188,7 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
       await summaries.pull.stop();
       await summaries.kinds.stop();
       await summaries.kustomize.stop();
+      await summaries.tenants.close();
       await Promise.all(subs.map((s) => s.unsubscribe()));
     },
   };

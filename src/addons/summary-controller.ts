@@ -60,6 +60,8 @@ import { planRestarts, restartWorkloads } from './reloader.js';
 import { luaPolicyRunner } from './lua-policy.js';
 import { KUSTOMIZE_FEATURE, KustomizeFeature, setFeatureGvks } from './kustomize-feature.js';
 import { isPullMode, PullModeHandler } from './pull-mode.js';
+import type { Tenant } from '../tenancy/index.js';
+import { TenantAccess, tenantReads } from './tenant.js';
 
 type Feature = NonNullable<ClusterSummaryStatus['featureSummaries']>[number];
 
@@ -92,6 +94,8 @@ interface Pass {
   /** The registered cluster (absent when it is gone: only withdrawal runs then). */
   entry: ClusterEntry | undefined;
   rctx: ReconcileContext;
+  /** The tenant the deployment acts as (tenant.ts); undefined: the platform admin. */
+  tenant?: Tenant;
 }
 
 const RESOURCES = 'Resources';
@@ -115,6 +119,7 @@ export class SummaryReconciler {
   readonly kinds: KindWatcher;
   readonly drift: DriftWatcher;
   private readonly renderer: PolicyRenderer;
+  readonly tenants: TenantAccess;
   /** Identity keys a ClusterSummary deployed in its last complete pass (lets stale detection skip the scan). */
   private readonly lastDeployed = new Map<string, Set<string>>();
   /** What each ClusterSummary last wrote per object (resourceVersion + digest): updates without reading first. */
@@ -144,6 +149,7 @@ export class SummaryReconciler {
     private readonly enqueue: (key: string) => void,
   ) {
     this.renderer = new PolicyRenderer(c.funcOptions);
+    this.tenants = new TenantAccess(c.mgmtInformers, c.mgmt);
     this.helm = new HelmFeature(c, this.renderer, new ChartCache(c.chartCacheDir));
     this.pull = new PullModeHandler(c, this.renderer, enqueue);
     this.kinds = new KindWatcher(c.mgmtInformers, this.index, enqueue);
@@ -229,6 +235,9 @@ export class SummaryReconciler {
     }
     // No registered cluster, or a paused one: nothing may be written there; the cluster's events re-queue us.
     if (!entry || entry.paused) return;
+    const tenancy = this.tenants.resolve(raw.metadata.labels);
+    if (tenancy.kind === 'invalid') return this.refuseTenant(pass, tenancy.message);
+    if (tenancy.kind === 'tenant') pass.tenant = tenancy.tenant;
     const spec = pass.spec;
     const status: ClusterSummaryStatus = { ...(cs.status ?? {}) };
     delete status.reconciliationSuspended;
@@ -344,6 +353,7 @@ export class SummaryReconciler {
     let client: KubeClient;
     try {
       client = await this.c.registry.client(entry.key);
+      if (p.tenant) client = this.tenants.remote(client, p.tenant);
     } catch (err) {
       const message = `cluster ${entry.key}: ${errorMessage(err)}`;
       return { feature: { featureID: HELM_FEATURE, status: 'Failed', failureReason: 'DeploymentFailed', failureMessage: message, hash: prev?.hash }, requeue: true };
@@ -703,6 +713,11 @@ export class SummaryReconciler {
       fingerprints[t.identifier] = fingerprint(obj, filter);
     }
     this.index.set(key, refEntries);
+    if (p.tenant) {
+      const reads = tenantReads(refs, trrs, spec, cs.spec.clusterNamespace);
+      const refusal = await this.tenants.refusal(p.tenant, reads, (r) => (r.kind === 'ConfigMap' ? this.c.caches.configMaps.cache : r.kind === 'Secret' ? this.c.caches.secrets.cache : undefined)?.get(r.namespace, r.name));
+      if (refusal) return { ok: false, failure: { message: refusal, reason: 'Forbidden', nonRetriable: false } };
+    }
     const anyTemplate = refs.some((r) => r.template) || (spec.patches ?? []).length > 0;
     let clusterFp: unknown = null;
     if (anyTemplate) {
@@ -722,8 +737,20 @@ export class SummaryReconciler {
   }
 
   /** targetClients returns the management client and, when needed, the managed cluster's client. */
-  private async targetClients(entry: ClusterEntry, needRemote: boolean): Promise<Record<Target, KubeClient | undefined>> {
-    return { Local: this.c.mgmt, Remote: needRemote ? await this.c.registry.client(entry.key) : undefined };
+  private async targetClients(entry: ClusterEntry, needRemote: boolean, tenant?: Tenant): Promise<Record<Target, KubeClient | undefined>> {
+    const remote = needRemote ? await this.c.registry.client(entry.key) : undefined;
+    if (!tenant) return { Local: this.c.mgmt, Remote: remote };
+    return { Local: this.tenants.local(tenant), Remote: remote && this.tenants.remote(remote, tenant) };
+  }
+
+  /** refuseTenant reports tenant labels that name no usable tenant: nothing is deployed (status + Event). */
+  private async refuseTenant(p: Pass, message: string): Promise<void> {
+    const status: ClusterSummaryStatus = { ...(p.cs.status ?? {}) };
+    const prev = status.featureSummaries?.find((f) => f.featureID === RESOURCES);
+    const failure = { message: `tenant labels: ${message}; nothing is deployed`, reason: 'InvalidTenant', nonRetriable: true };
+    if (prev?.failureMessage !== failure.message) record(this.c, p.raw, 'Warning', failure.reason, failure.message);
+    const feature = this.failedFeature(prev, failure, undefined);
+    await this.writeStatus(p.raw, p.cs, { ...status, featureSummaries: [feature, ...(status.featureSummaries ?? []).filter((f) => f.featureID !== RESOURCES)] });
   }
 
   /** render turns the resolved references into stamped desired objects (or the first failure). */
@@ -787,7 +814,7 @@ export class SummaryReconciler {
     const csValue = clusterSummaryAnnotationValue(type, cs.spec.clusterNamespace, cs.spec.clusterName);
     const out: { target: Target; object: KubeObject }[] = [];
     for (const target of ['Local', 'Remote'] as const) {
-      const client = clients[target];
+      const client = this.tenants.own(clients[target]);
       if (!client) continue;
       for (const g of gvks) {
         const gvk = parseGvkString(g);
@@ -838,7 +865,7 @@ export class SummaryReconciler {
     const dryRun = spec.syncMode === 'DryRun';
     const hashB64 = hexToBase64(inputs.hash);
     const needRemote = inputs.refs.some((r) => (r.ref.deploymentType ?? 'Remote') === 'Remote') || this.recordedGvks(cs).length > 0;
-    const clients = await this.targetClients(entry, needRemote);
+    const clients = await this.targetClients(entry, needRemote, p.tenant);
     const rendered = await this.render(p, entry, inputs, clients);
     if (!rendered.ok) {
       record(this.c, raw, 'Warning', rendered.failure.reason, rendered.failure.message);

@@ -28,6 +28,7 @@ import {
 import type { LuaRuntime, LuaScript } from '../lua/index.js';
 import { compileEventSource, gvkKey, type CompiledEventSource, type GroupVersionKind, type MatchDiagnostic } from '../match/index.js';
 import { silentLogger, type Logger } from '../obs/index.js';
+import { managedUser, tenantOf, type TenantResolution } from '../tenancy/index.js';
 import type { AgentMetrics } from './metrics.js';
 import { encodeResourceDocument, joinEncodedDocuments, objectReferenceOf, contentHash, type ReportContent } from './report.js';
 
@@ -54,6 +55,12 @@ export interface DetectorOptions {
   luaHelpers?: boolean;
   logger?: Logger;
   metrics?: AgentMetrics;
+  /**
+   * Resolves the tenant of an EventSource from its labels (default: tenantOf without RoleRequests). A tenant's
+   * EventSource only sees objects its ServiceAccount in this cluster (projectsveltos/<ns>--<name>) may list — asked
+   * of the cluster with SubjectAccessReviews, once per kind and namespace.
+   */
+  tenantOf?: (labels: Readonly<Record<string, string>> | undefined) => TenantResolution;
 }
 
 /** DetectorHealth says whether the detector can see its cluster. */
@@ -111,6 +118,8 @@ interface SourceState {
   /** The last content reported (to report it again with other failures merged, e.g. CloudEvent subscription). */
   lastContent?: ReportContent;
   since?: number;
+  /** The tenant user whose list rights limit what this EventSource sees (undefined: the platform admin). */
+  tenantUser?: string;
 }
 
 const apiVersionOfGvk = (g: GroupVersionKind) => (g.group ? `${g.group}/${g.version}` : g.version);
@@ -125,6 +134,8 @@ export class ClusterDetector {
   private lastFlushAt: number | undefined;
   private stopped = false;
   private readonly coalesceMs: number;
+  /** Tenant list rights: `user|gvk|namespace` → allowed, or 'pending' while the SubjectAccessReview runs. */
+  private readonly access = new Map<string, boolean | 'pending'>();
 
   constructor(private readonly options: DetectorOptions) {
     this.log = (options.logger ?? silentLogger()).child({ cluster: options.cluster });
@@ -151,7 +162,7 @@ export class ClusterDetector {
       if (!sources.has(name)) this.dropSource(st);
     }
     for (const [name, es] of sources) {
-      const specKey = JSON.stringify(es.spec ?? {});
+      const specKey = JSON.stringify([es.spec ?? {}, this.tenantKey(es)]);
       const cur = this.sources.get(name);
       if (cur && cur.specKey === specKey) continue;
       this.addSource(name, es, specKey, cur);
@@ -205,8 +216,10 @@ export class ClusterDetector {
     const compiled = compileEventSource(es, this.options.runtime, { helpers: this.options.luaHelpers !== false });
     const selectors = compiled.selectors;
     const selectorGvks = selectors.map((s) => gvkKey(s.gvk));
+    const tenancy = (this.options.tenantOf ?? ((l) => tenantOf(l)))(es.metadata?.labels);
     const st: SourceState = {
       name,
+      tenantUser: tenancy.kind === 'tenant' ? managedUser(tenancy.tenant) : tenancy.kind === 'invalid' ? '' : undefined,
       specKey,
       compiled,
       collect: compiled.collectResources,
@@ -216,7 +229,7 @@ export class ClusterDetector {
       matches: selectors.map((s, i) => (prev && prev.selectorGvks[i] === selectorGvks[i] ? new Map(prev.matches[i]) : new Map())),
       selectorGvks,
       failures: new Map(),
-      compileProblems: compiled.diagnostics.map((d) => formatDiagnostic(d)),
+      compileProblems: [...compiled.diagnostics.map((d) => formatDiagnostic(d)), ...(tenancy.kind === 'invalid' ? [`tenant labels: ${tenancy.message}; this EventSource sees nothing`] : [])],
       needFull: true,
       dirty: true,
       lastHash: prev?.lastHash,
@@ -348,10 +361,12 @@ export class ClusterDetector {
         if (!this.ready(st)) continue;
         if (st.needFull) {
           this.evaluateAll(st);
+          // A tenant's rights still being asked: report once they are known (never an empty set meanwhile).
+          if (this.accessPending(st)) continue;
           st.needFull = false;
           st.dirty = true;
         }
-        if (st.dirty) this.publish(st);
+        if (st.dirty && !this.accessPending(st)) this.publish(st);
       }
     } catch (err) {
       // Nothing here should throw (evaluation failures are values); if it does, log and keep the agent alive.
@@ -382,6 +397,10 @@ export class ClusterDetector {
       st.failures.delete(fkey);
       return matches.delete(key) || prevFailure !== undefined;
     }
+    if (st.tenantUser !== undefined && !this.visible(st, i, obj)) {
+      st.failures.delete(fkey);
+      return matches.delete(key) || prevFailure !== undefined;
+    }
     const m = st.compiled.matchObject(obj, i);
     const failure = m.diagnostics.find((d) => d.code !== 'cel-evaluate');
     const metrics = this.options.metrics;
@@ -406,6 +425,53 @@ export class ClusterDetector {
       changed = true;
     }
     return changed;
+  }
+
+  private tenantKey(es: EventSource): string {
+    const t = (this.options.tenantOf ?? ((l) => tenantOf(l)))(es.metadata?.labels);
+    return t.kind === 'tenant' ? managedUser(t.tenant) : t.kind;
+  }
+
+  private accessPending(st: SourceState): boolean {
+    if (!st.tenantUser) return false;
+    for (const [k, v] of this.access) if (v === 'pending' && k.startsWith(`${st.tenantUser}|`)) return true;
+    return false;
+  }
+
+  // visible: may the tenant list this object's kind in its namespace? Unknown yet: no (and the review is started).
+  private visible(st: SourceState, i: number, obj: KubeObject): boolean {
+    if (!st.tenantUser) return false; // invalid tenant labels see nothing
+    const gvk = st.compiled.selectors[i]!.gvk;
+    const ns = obj.metadata?.namespace ?? '';
+    const k = `${st.tenantUser}|${gvkKey(gvk)}|${ns}`;
+    const v = this.access.get(k);
+    if (v === undefined) {
+      this.access.set(k, 'pending');
+      void this.review(k, st.tenantUser, gvk, ns);
+    }
+    return v === true;
+  }
+
+  private async review(k: string, user: string, gvk: GroupVersionKind, namespace: string): Promise<void> {
+    const client = this.options.informers.client;
+    let allowed = false;
+    try {
+      const info = await client.resource({ apiVersion: apiVersionOfGvk(gvk), kind: gvk.kind });
+      const saNs = user.split(':')[2] ?? '';
+      const r = await client.create<KubeObject & { status?: { allowed?: boolean } }>({
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: { user, groups: ['system:serviceaccounts', `system:serviceaccounts:${saNs}`, 'system:authenticated'], resourceAttributes: { verb: 'list', group: info.group, resource: info.plural, ...(namespace ? { namespace } : {}) } },
+      } as unknown as KubeObject);
+      allowed = r.status?.allowed === true;
+    } catch (err) {
+      // Fail closed: what cannot be checked is not seen.
+      this.log.warn({ user, gvk: gvkKey(gvk), namespace, err: errorMessage(err) }, 'cannot check what a tenant may list; its EventSource does not see these objects');
+    }
+    if (this.stopped) return;
+    this.access.set(k, allowed);
+    for (const st of this.sources.values()) if (st.tenantUser === user) st.needFull = true;
+    this.schedule();
   }
 
   // evaluateAll rebuilds st's outcomes from the informer caches (new or changed EventSource).

@@ -32,6 +32,7 @@ import {
   type Subscription,
 } from '../kube/index.js';
 import { createLuaRuntime, type LuaRuntime } from '../lua/index.js';
+import { TenantDirectory } from '../tenancy/index.js';
 import { silentLogger, type Logger } from '../obs/index.js';
 import type { Registry } from 'prom-client';
 import { ClusterDetector, type ReportUpdate } from './detector.js';
@@ -156,6 +157,7 @@ class Manager implements AgentManager {
   private addonSub!: Subscription<KubeObject>;
   private sourceSub!: Subscription<KubeObject>;
   private readonly writer: ReportWriter;
+  private readonly tenants: TenantDirectory;
   private readonly renderer: EventSourceNameRenderer;
   private readonly runtimes = new Map<string, ClusterRuntime>();
   private distributor: Controller | undefined;
@@ -184,6 +186,7 @@ class Manager implements AgentManager {
     const funcOptions: FuncOptions = { clock };
     this.renderer = new EventSourceNameRenderer(funcOptions);
     this.writer = new ReportWriter({ role: 'management', client: this.mgmt, informers: options.informers, logger: this.log, metrics: this.metrics, registry: options.metrics });
+    this.tenants = new TenantDirectory(options.informers);
   }
 
   async start(): Promise<void> {
@@ -241,6 +244,7 @@ class Manager implements AgentManager {
     if (this.recomputeTimer) clearTimeout(this.recomputeTimer);
     if (this.healthTimer) clearInterval(this.healthTimer);
     this.removeRegistryListener?.();
+    await this.tenants.close();
     await this.distributor?.stop();
     await Promise.all([...this.runtimes.values()].map((rt) => this.stopRuntime(rt)));
     this.runtimes.clear();
@@ -430,6 +434,7 @@ class Manager implements AgentManager {
             logger: this.log,
             metrics: this.metrics,
             onReport: (u) => this.onDetectorReport(rt, u),
+            tenantOf: this.tenants.resolve,
           });
         }
         this.applyRuntime(rt);

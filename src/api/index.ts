@@ -85,6 +85,12 @@ export {
   type SveltosSet,
 } from './cluster-types.js';
 export {
+  ROLE_REQUEST_CLUSTER_STATUSES,
+  type RoleRequest,
+  type RoleRequestSpec,
+  type RoleRequestStatus,
+} from './tenancy-types.js';
+export {
   Annotations,
   CLUSTER_PROFILE_SECRET_TYPE,
   EventBasedAddOnLabels,

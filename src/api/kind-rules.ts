@@ -186,4 +186,5 @@ export const KIND_RULES: Readonly<Record<KindName, KindRule>> = {
   ResourceSummary: none,
   ConfigurationGroup: none,
   ConfigurationBundle: none,
+  RoleRequest: none,
 };

@@ -27,6 +27,7 @@ import {
   configurationGroupSpecSchema,
   configurationGroupStatusSchema,
 } from './pullmode-types.js';
+import { roleRequestSpecSchema, roleRequestStatusSchema } from './tenancy-types.js';
 import { obj, opt, str, toJsonSchema, type JsonSchema, type TSchema } from './schema-dsl.js';
 
 /** LIB_GROUP is Sveltos' library API group (events, clusters, sets, resource summaries). */
@@ -51,7 +52,8 @@ export type KindName =
   | 'Set'
   | 'ResourceSummary'
   | 'ConfigurationGroup'
-  | 'ConfigurationBundle';
+  | 'ConfigurationBundle'
+  | 'RoleRequest';
 
 /** PrinterColumn is a CRD additionalPrinterColumns entry (what `kubectl get` shows). */
 export interface PrinterColumn {
@@ -364,6 +366,15 @@ function buildKinds(): KindDescriptor[] {
       status: true,
       storageVersion: 'v1beta1',
       versions: [v1beta1(rootSchema('ConfigurationBundle is the Schema for the configurationbundle API', configurationBundleSpecSchema(), configurationBundleStatusSchema()))],
+    }),
+    describe({
+      kind: 'RoleRequest',
+      group: LIB_GROUP,
+      plural: 'rolerequests',
+      scope: 'Cluster',
+      status: true,
+      storageVersion: 'v1beta1',
+      versions: [v1beta1(rootSchema('RoleRequest is the Schema for the rolerequest API: permissions a tenant admin gets in matching clusters.', roleRequestSpecSchema(), roleRequestStatusSchema()))],
     }),
   ];
 }

@@ -1,6 +1,7 @@
 // normalize: turns any accepted shape of a Sveltos object (v1alpha1 flat EventSource, resourceSelectors[].script,
 // string selectors, EventBasedAddOn, v1alpha1 EventReport) into the v1beta1 object the controllers work with,
 // with the API server's pruning and defaulting applied. Controllers call it on every object they read.
+import type { RoleRequest } from './tenancy-types.js';
 import type { ClusterSet, SveltosCluster, SveltosSet } from './cluster-types.js';
 import type { EventReport, EventSource, EventTrigger } from './event-types.js';
 import { isPlainObject, type Issue } from './issues.js';
@@ -28,6 +29,7 @@ export interface SveltosObjectByKind {
   ResourceSummary: ResourceSummary;
   ConfigurationGroup: ConfigurationGroup;
   ConfigurationBundle: ConfigurationBundle;
+  RoleRequest: RoleRequest;
 }
 
 /** NormalizedKind is a kind normalize can produce. */
@@ -244,4 +246,5 @@ const CONVERTERS: Readonly<Record<KindName, Converter>> = {
   ResourceSummary: same_('ResourceSummary'),
   ConfigurationGroup: same_('ConfigurationGroup'),
   ConfigurationBundle: same_('ConfigurationBundle'),
+  RoleRequest: same_('RoleRequest'),
 };

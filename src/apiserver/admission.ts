@@ -9,7 +9,8 @@ import type { Cluster } from './cluster.js';
 import { asArray, asRecord } from './printers.js';
 import type { ResourceDescriptor } from './resource.js';
 import { labelSelectorFromMatch, SelectorError } from './selectors.js';
-import { StatusError } from './status.js';
+import { forbidden, StatusError } from './status.js';
+import { tenantLabelDecision } from '../tenancy/index.js';
 import { isPlainObject, type KubeObject } from './types.js';
 
 const POLICIES = 'admissionregistration.k8s.io/validatingadmissionpolicies';
@@ -234,4 +235,18 @@ export function admitByPolicies(cluster: Cluster, r: AdmissionRequest): void {
       }
     }
   }
+}
+
+/**
+ * stampTenantLabels is the mutating admission step of Sveltos multi-tenancy: a ServiceAccount writing an EventSource,
+ * EventTrigger, EventBasedAddOn, ClusterProfile or Profile gets the tenant labels set from its identity, and a write
+ * naming another tenant is refused (src/tenancy/labels.ts decides). Runs before validation, like kube's mutating
+ * admission.
+ */
+export function stampTenantLabels(desc: ResourceDescriptor, obj: KubeObject, old: KubeObject | undefined, username: string | undefined): void {
+  obj.metadata ??= {} as NonNullable<KubeObject['metadata']>;
+  const meta = obj.metadata!;
+  const d = tenantLabelDecision(username, desc.group, desc.kind, meta.labels as Record<string, string> | undefined, old ? ((old.metadata?.labels ?? {}) as Record<string, string>) : undefined);
+  if (d.action === 'deny') throw forbidden({ group: desc.group, resource: desc.plural }, meta.name ?? '', d.message);
+  if (d.action === 'set') meta.labels = { ...((meta.labels as Record<string, string> | undefined) ?? {}), ...d.labels };
 }

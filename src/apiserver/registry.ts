@@ -17,7 +17,7 @@ import {
   type FieldError,
   type JSONSchemaProps,
 } from './schema/index.js';
-import { admitByPolicies } from './admission.js';
+import { admitByPolicies, stampTenantLabels } from './admission.js';
 import type { AdmissionAttributes, AdmissionGate, AdmissionOperation } from './webhooks.js';
 import { objectKey, type Cluster } from './cluster.js';
 import { dropOmitEmpty } from './protobuf/decode.js';
@@ -337,6 +337,7 @@ export function createObject(scope: Scope, input: KubeObject, o: WriteOptions, {
   if (desc.tracksGeneration) meta.generation = 1;
   meta.uid = randomUUID();
   meta.creationTimestamp = ctx.now;
+  stampTenantLabels(desc, obj, undefined, o.user?.username);
   desc.hooks.authorizeWrite?.(obj, undefined, ctx);
   const errs = validateAll(scope, obj, undefined, ctx);
   if (errs.length > 0) throwInvalid(scope, meta.name ?? '', errs);
@@ -466,6 +467,7 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
     meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
   }
   if (desc.tracksGeneration && !deepEqual(specPart(desc, obj), specPart(desc, old))) meta.generation = (old.metadata.generation ?? 0) + 1;
+  if (!scope.subresource) stampTenantLabels(desc, obj, old, o.user?.username);
   if (!scope.subresource) desc.hooks.authorizeWrite?.(obj, old, ctx);
   const errs = validateAll(scope, obj, old, ctx);
   if (errs.length > 0) throwInvalid(scope, name, errs);

@@ -16,7 +16,8 @@ export type EventIssueCode =
   | 'MissingEventSource' // spec.eventSourceName names an EventSource that does not exist
   | 'EvaluationFailed' // the agent could not evaluate the EventSource in that cluster (its Lua/CEL failed)
   | 'ImmutableField' // oneForEvent changed after outputs were generated
-  | 'InvalidSpec'; // the trigger cannot be read (normalisation failed)
+  | 'InvalidSpec' // the trigger cannot be read (normalisation failed)
+  | 'Forbidden'; // a tenant's trigger references a ConfigMap/Secret the tenant may not read
 
 /** EventIssue is one failure of one (EventTrigger, cluster) instantiation, with its exact cause. */
 export interface EventIssue {

@@ -7,6 +7,7 @@
 // Every key is level-based (it reads the caches, never the event that woke it). Informer handlers only map objects
 // to keys: a report change wakes exactly the (trigger, cluster) pairs whose EventSource it is, a ConfigMap change
 // exactly the pairs that read it (recorded per reconcile), a generated object's change its owner pair.
+import { readRefusal, TenantDirectory } from '../tenancy/index.js';
 import { Buffer } from 'node:buffer';
 import type { Registry } from 'prom-client';
 import {
@@ -221,7 +222,10 @@ class Manager {
   private readonly decodedReports = new WeakMap<object, Map<boolean, ReportEvents | EventError>>();
   private readonly clusterJSON = new WeakMap<object, string>();
 
+  private readonly tenants: TenantDirectory;
+
   constructor(private readonly o: EventManagerOptions) {
+    this.tenants = new TenantDirectory(o.informers);
     this.client = o.client;
     this.registry = o.registry;
     this.log = (o.logger ?? silentLogger()).child({ component: 'events' });
@@ -298,6 +302,7 @@ class Manager {
     this.removeClusterListener?.();
     await this.controller.stop();
     await Promise.all(this.subs.splice(0).map((s) => s.unsubscribe()));
+    await this.tenants.close();
   }
 
   private triggerHandlers() {
@@ -783,6 +788,25 @@ class Manager {
     );
     this.setDeps(pair, rendered.deps);
     this.noteLegacy(src!, rendered.legacy);
+    // A tenant's trigger instantiates only what the tenant may read itself (nothing of a refused object is written).
+    const tenancy = this.tenants.resolve(view.labels);
+    if (tenancy.kind !== 'admin') {
+      const refusal =
+        tenancy.kind === 'invalid'
+          ? `tenant labels: ${tenancy.message}`
+          : await readRefusal(
+              this.client,
+              tenancy.tenant,
+              [...rendered.deps].map((d) => {
+                const [kind, namespace, name] = d.split('/');
+                return { apiVersion: 'v1', kind: kind!, namespace, name: name!, via: `${view.kind} ${view.name}` };
+              }),
+            );
+      if (refusal) {
+        this.renderMemo.delete(pair);
+        return this.failHold(src!, pair, hold, [issue('Forbidden', refusal)]);
+      }
+    }
 
     const collisions = findCollisions(
       rendered.events,

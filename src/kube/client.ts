@@ -7,7 +7,7 @@ import { formatLabelSelector, type KubeObject as ApiKubeObject, type LabelSelect
 import { Discovery, groupVersionPath, type ResourceInfo } from './discovery.js';
 import { StatusError, isGone, isNotFound } from './errors.js';
 import { loadKubeConfig, type KubeConfigSource } from './kubeconfig.js';
-import { Transport, type HttpRequest, type TransportOptions } from './transport.js';
+import { Transport, type Impersonation, type HttpRequest, type TransportOptions } from './transport.js';
 
 /** KubeObject is any Kubernetes object: apiVersion, kind, metadata and whatever else its kind has. */
 export type KubeObject = ApiKubeObject & { [field: string]: unknown };
@@ -175,7 +175,7 @@ export class KubeClient {
   constructor(
     /** The client-node KubeConfig this client was built from (its current context). */
     readonly kubeConfig: KubeConfig,
-    options: KubeClientOptions = {},
+    private readonly options: KubeClientOptions = {},
   ) {
     this.transport = new Transport(kubeConfig, options);
     this.server = this.transport.server;
@@ -448,6 +448,19 @@ export class KubeClient {
   /** close drops the keep-alive sockets; requests afterwards fail with UnreachableError Closed. */
   close(): void {
     this.transport.close();
+  }
+
+  /**
+   * impersonating returns a new client to the same cluster, with the same credentials, that acts as another user
+   * (Impersonate-User / -Group / -Uid). It has its own sockets: cache it, and close it when done.
+   */
+  impersonating(as: Impersonation): KubeClient {
+    return new KubeClient(this.kubeConfig, { ...this.options, impersonate: as, name: `${this.name} as ${as.user}` });
+  }
+
+  /** impersonation is the identity this client acts as (undefined: its own credentials). */
+  get impersonation(): Impersonation | undefined {
+    return this.options.impersonate;
   }
 
   /** closed reports whether close() was called. */

@@ -36,7 +36,7 @@ export {
   type KubeConfigParts,
   type KubeConfigSource,
 } from './kubeconfig.js';
-export type { HttpRequest, QueryValue, TransportOptions } from './transport.js';
+export type { HttpRequest, Impersonation, QueryValue, TransportOptions } from './transport.js';
 export { groupVersionPath, splitGroupVersion, type ResourceInfo, type Discovery } from './discovery.js';
 export {
   KubeClient,

@@ -22,6 +22,15 @@ export interface TransportOptions {
    * election uses it as a fence: a replica whose Lease may have passed to another sends nothing more.
    */
   writeGuard?: () => void;
+  /** Act as another user (kube's Impersonate-User / -Group / -Uid headers; the credentials need the impersonate verb). */
+  impersonate?: Impersonation;
+}
+
+/** Impersonation names the user requests are sent as. */
+export interface Impersonation {
+  user: string;
+  groups?: readonly string[];
+  uid?: string;
 }
 
 /** QueryValue is one query parameter: repeated when an array, omitted when undefined. */
@@ -122,6 +131,14 @@ export class Transport {
       const headers: OutgoingHttpHeaders = { ...(opts.headers as OutgoingHttpHeaders | undefined) };
       if (dynamic) delete headers.Authorization;
       if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
+      const imp = this.options.impersonate;
+      if (imp) {
+        // Replaces any `as:` of the kubeconfig: one identity per client.
+        for (const h of Object.keys(headers)) if (/^impersonate-/i.test(h)) delete headers[h];
+        headers['Impersonate-User'] = imp.user;
+        if (imp.groups && imp.groups.length > 0) headers['Impersonate-Group'] = [...imp.groups];
+        if (imp.uid) headers['Impersonate-Uid'] = imp.uid;
+      }
       const tls: Pick<RequestOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'> = {};
       for (const k of ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const) {
         if (opts[k] !== undefined) (tls as Record<string, unknown>)[k] = opts[k];

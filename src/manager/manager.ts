@@ -12,6 +12,7 @@ import { ActiveWindowController, ClusterReadinessController, ClusterRegistry, Cl
 import { startEventManager, type EventManager, type EventManagerOptions } from '../events/index.js';
 import { EventRecorder, FencedError, InformerFactory, KubeClient, LeaderElector, errorMessage } from '../kube/index.js';
 import { createMetricsRegistry, serveMetrics, silentLogger, type Logger, type Registry } from '../obs/index.js';
+import { RoleRequestController } from '../tenancy/index.js';
 import { leaseNameForShard } from './shards.js';
 
 /** AgentMode is how EventSources are evaluated: agentless (watched from here) or collect (in-cluster agents). */
@@ -112,6 +113,7 @@ interface Controllers {
   agent?: AgentManager;
   events?: EventManager;
   addons?: AddonDeployer;
+  roleRequests?: RoleRequestController;
 }
 
 /**
@@ -241,6 +243,8 @@ class ControlPlane implements Manager {
       c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs, renderBudget: o.renderBudget });
       await c.events.ready;
       c.addons = await startAddonDeployer({ ...common, clock: o.clock, coalesceMs: o.coalesceMs, chartCacheDir: o.chartCacheDir });
+      c.roleRequests = new RoleRequestController(common);
+      c.roleRequests.start();
     } catch (err) {
       this.logger.error({ err: errorMessage(err) }, 'a controller failed to start');
       await this.stopControllers();
@@ -257,6 +261,7 @@ class ControlPlane implements Manager {
     this.controllers = undefined;
     this.leading = false;
     // Reverse order of the data flow's consumers: nothing writes into a component that already stopped.
+    await c.roleRequests?.stop();
     await c.addons?.stop();
     await c.events?.stop();
     await c.agent?.stop();

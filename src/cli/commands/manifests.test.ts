@@ -51,3 +51,23 @@ test('ripple manifests crds --flux adds Flux source-controller CRDs (structural,
   assert.equal(without.code, 2);
   assert.match(without.stderr, /\(Flux source kinds with --flux\)/);
 });
+
+test('ripple manifests tenancy prints a ValidatingAdmissionPolicy and its binding the API server accepts', async () => {
+  const r = await runCli(['manifests', 'tenancy']);
+  assert.equal(r.code, 0, r.stderr);
+  const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> });
+  assert.deepEqual(docs.map((d) => `${d.kind}/${d.metadata.name}`), ['ValidatingAdmissionPolicy/ripple-tenant-labels', 'ValidatingAdmissionPolicyBinding/ripple-tenant-labels']);
+  assert.match(r.stdout, /request\.userInfo\.username\.split/);
+  const { startTestApiServer } = await import('../../../test/support/apiserver.js');
+  const { KubeClient } = await import('../../kube/index.js');
+  const api = await startTestApiServer();
+  const c = new KubeClient(await api.kubeConfig());
+  try {
+    for (const d of docs) await c.create(d as never);
+    // The platform admin is not a ServiceAccount: not matched, so its writes pass.
+    await c.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' } });
+  } finally {
+    c.close();
+    await api.stop();
+  }
+});

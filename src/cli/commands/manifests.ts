@@ -1,10 +1,12 @@
 // manifests: prints the Kubernetes manifests Ripple installs. `manifests crds` prints the CustomResourceDefinitions
 // of every kind Ripple serves, generated from src/api's schemas (`--flux` adds Flux's source CRDs); `manifests all`
 // prints everything Ripple's Helm chart (deploy/helm/ripple) installs, rendered by Ripple's own Helm engine — no helm
-// binary needed.
+// binary needed; `manifests tenancy` prints the admission policy that keeps tenants from forging tenant labels.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { KINDS, crdsToYaml, fluxSourceCrds, generateCrds } from '../../api/index.js';
+import { stringify } from 'yaml';
+import { tenancyPolicy } from '../../tenancy/index.js';
 import { ExitCode, UsageError, oneOf, parseFlags, type Command } from '../command.js';
 import { runHelmTemplate } from './helm.js';
 
@@ -37,6 +39,22 @@ Examples:
   kubectl create namespace projectsveltos
   ripple manifests all | kubectl apply --server-side -f -
   ripple manifests all --set manager.replicas=3 --set metrics.serviceMonitor.enabled=true
+`;
+
+const tenancyUsage = `Usage: ripple manifests tenancy [--output yaml|json]
+
+Prints the ValidatingAdmissionPolicy (+ binding) that keeps tenants from forging the Sveltos tenant labels on a real
+management cluster (Kubernetes >= 1.30, no Kyverno needed): a ServiceAccount outside projectsveltos creating or
+updating an EventSource, EventTrigger, EventBasedAddOn, ClusterProfile or Profile must label it
+projectsveltos.io/serviceaccount-name=<its name> and projectsveltos.io/serviceaccount-namespace=<its namespace>,
+and projectsveltos.io/admin-name / admin-namespace, if set, must name it too. The embedded API server of ripple up
+stamps these labels itself; a policy cannot (use the seed's Kyverno ClusterPolicy to stamp them, see docs/tenancy.md).
+
+Flags:
+  -o, --output FORMAT   yaml (default) or json (a List)
+
+Examples:
+  ripple manifests tenancy | kubectl apply -f -
 `;
 
 const usage = `Usage: ripple manifests crds [--output yaml|json] [--kind KIND]... [--flux]
@@ -115,6 +133,20 @@ export const commands: Command[] = [
       } else {
         io.stdout.write(crdsToYaml(crds));
       }
+      return ExitCode.Ok;
+    },
+  },
+  {
+    path: ['manifests', 'tenancy'],
+    summary: 'Print the ValidatingAdmissionPolicy that stops tenants forging the tenant labels (real clusters)',
+    usage: tenancyUsage,
+    async run(args, io) {
+      const { values, positionals } = parseFlags(args, { output: { type: 'string', short: 'o', default: 'yaml' } });
+      if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      const output = oneOf('--output', values.output ?? 'yaml', ['yaml', 'json']);
+      const objs = tenancyPolicy();
+      if (output === 'json') io.stdout.write(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objs }, null, 2) + '\n');
+      else io.stdout.write(objs.map((o) => stringify(o, { lineWidth: 0 })).join('---\n'));
       return ExitCode.Ok;
     },
   },

@@ -22,6 +22,7 @@ import { readChartDir } from './helm.js';
 import { didYouMean } from '../suggest.js';
 import { NATS_MISSING, ensureStream, natsServerBinary, startNatsServer, type RunningNats } from '../nats-server.js';
 import { publishCloudEvent, type CloudEvent } from '../../agent/index.js';
+import { onboardTenants, parseTenantFlags, TENANT_USAGE } from '../up-tenants.js';
 
 const DEMO_LIST = Object.values(DEMOS)
   .map((d) => `  ${d.name.padEnd(15)} ${d.title}${d.seeds.length > 0 ? ` (seed ${d.seeds.join(', ')})` : ''}`)
@@ -29,7 +30,7 @@ const DEMO_LIST = Object.values(DEMOS)
 
 const USAGE = `Usage: ripple up [--data-dir DIR] [--port P] [--cluster NAME[:k=v,...]]... [--load-balancer NAME[=POOL]]...
                  [--chart-repo DIR] [--demo NAME [--seed NNN] [--once] [--timeout SECONDS]] [--ui-port P | --no-ui]
-                 [--metrics-port P] [--log-level LEVEL]
+                 [--metrics-port P] [--log-level LEVEL] [--tenant NAME[:SELECTOR]]...
 
 Runs Ripple on your machine in one process: an embedded Kubernetes-compatible API server with a management cluster
 "mgmt" and the managed clusters you name (virtual clusters behind one port on 127.0.0.1), Ripple's CRDs installed
@@ -57,7 +58,7 @@ Flags:
   --chart-repo DIR          serve DIR as a Helm chart repository on 127.0.0.1 while ripple up runs (URL printed at
                             start; the port of the last run when free): index.yaml generated from DIR's *.tgz files
                             and chart directories (packaged on the fly), for helmCharts' repositoryURL
-  --simulate LIST           controllers simulated in every cluster: all (default), none, or a comma-separated list of
+${TENANT_USAGE}  --simulate LIST           controllers simulated in every cluster: all (default), none, or a comma-separated list of
                             workloads (Deployments, StatefulSets, DaemonSets, Jobs, CronJobs get running Pods),
                             volumes (claims bind to provisioned volumes), node (one Ready Node), rootca
                             (kube-root-ca.crt in every namespace), tokens (service account token Secrets filled)
@@ -94,6 +95,7 @@ Examples:
   ripple up --demo health --once                     # validateHealths gate a profile, then its dependent proceeds
   ripple up --demo cloudevent                        # a CloudEvent from NATS creates an add-on (needs nats-server)
   ripple up --cluster edge-1:env=prod --cluster edge-2:env=dev --load-balancer mgmt
+  ripple up --cluster edge-1:env=prod --tenant eng:env=prod   # then: kubectl --kubeconfig .ripple/tenant-eng.kubeconfig …
   export KUBECONFIG=$PWD/.ripple/kubeconfig && kubectl --context edge-1 get svc -A
 `;
 
@@ -253,7 +255,9 @@ export const commands: Command[] = [
         'ui-port': { type: 'string' },
         'no-ui': { type: 'boolean' },
         'chart-repo': { type: 'string' },
+        tenant: { type: 'string', multiple: true },
       });
+      const tenants = parseTenantFlags(values.tenant);
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
       const port = portFlag('port', values.port);
       const uiPort = portFlag('ui-port', values['ui-port']);
@@ -410,6 +414,7 @@ export const commands: Command[] = [
         out(`  control plane  agentless agents, event manager, add-on deployer — logs in ${display}/ripple.log`);
         if (ui) out(`  dashboard    ${ui.url} (read-only; live)`);
         if (env.manager.metricsPort !== undefined) out(`  metrics      http://127.0.0.1:${env.manager.metricsPort}/metrics`);
+        await onboardTenants(env, dataDir, tenants, out);
         out('');
         out('Use it with kubectl (one context per cluster):');
         out(`  export KUBECONFIG=${env.kubeconfigPath}`);
