@@ -52,6 +52,12 @@ export function commandFileWord(fileName: string): string {
   return fileName.split('-')[0];
 }
 
+/** definesWord says whether a command file may define commands starting with `word`: the file is named after the
+ * word (a hyphenated command such as publish-cloudevent), or after it followed by `-…` (get-addons for get). */
+export function definesWord(fileName: string, word: string): boolean {
+  return fileName === word || commandFileWord(fileName) === word;
+}
+
 /** findCommand returns the command whose path is the longest prefix of args. */
 export function findCommand(commands: Command[], args: string[]): { command: Command; rest: string[] } | undefined {
   let best: Command | undefined;
@@ -99,7 +105,7 @@ export async function main(
     io.stdout.write(target ? target.command.usage.trimEnd() + '\n' : overview(commands));
     return argv.length === 0 ? ExitCode.Usage : ExitCode.Ok;
   }
-  const own = files.filter((f) => commandFileWord(f.name) === argv[0]);
+  const own = files.filter((f) => definesWord(f.name, argv[0]));
   let found = own.length > 0 ? findCommand(await importCommands(own), argv) : undefined;
   if (!found) {
     const commands = await importCommands(files);

@@ -22,8 +22,10 @@ type Need =
   | { where: 'cluster' | 'namespace'; group: string; resource: string; verbs: string[]; when?: string }
   | { where: 'managed'; why: string };
 
-/** NEEDS: what the controllers do with each kind they name. */
-const NEEDS: Record<string, Need> = {
+const READ = ['get', 'list', 'watch'];
+
+/** NEEDS: what the controllers do with each kind they name (several needs when a kind is reached in several ways). */
+const NEEDS: Record<string, Need | Need[]> = {
   ConfigMap: { where: 'cluster', group: '', resource: 'configmaps', verbs: ALL },
   Secret: { where: 'cluster', group: '', resource: 'secrets', verbs: ALL },
   Namespace: { where: 'cluster', group: '', resource: 'namespaces', verbs: ['get', 'list', 'watch', 'create'] },
@@ -32,7 +34,24 @@ const NEEDS: Record<string, Need> = {
   Cluster: { where: 'cluster', group: 'cluster.x-k8s.io', resource: 'clusters', verbs: ['get', 'list', 'watch'] },
   Lease: { where: 'namespace', group: 'coordination.k8s.io', resource: 'leases', verbs: ['get', 'create', 'update'] },
   Deployment: { where: 'namespace', group: 'apps', resource: 'deployments', verbs: ALL, when: 'shard-controller' },
-  ServiceAccount: { where: 'managed', why: "the agent's ServiceAccount, installed into managed clusters (agent.deploy)" },
+  ServiceAccount: [
+    { where: 'managed', why: "the agent's ServiceAccount, installed into managed clusters (agent.deploy); tenants' ServiceAccounts (RoleRequests)" },
+    // Tenant add-ons deployed Local (into the management cluster) impersonate the tenant's ServiceAccount and groups.
+    { where: 'cluster', group: '', resource: 'serviceaccounts', verbs: ['impersonate'] },
+    { where: 'cluster', group: '', resource: 'groups', verbs: ['impersonate'] },
+  ],
+  // Flux sources feeding kustomizationRefs and policyRefs (GitRepository, OCIRepository, Bucket).
+  GitRepository: [
+    { where: 'cluster', group: 'source.toolkit.fluxcd.io', resource: 'gitrepositories', verbs: READ },
+    { where: 'cluster', group: 'source.toolkit.fluxcd.io', resource: 'ocirepositories', verbs: READ },
+    { where: 'cluster', group: 'source.toolkit.fluxcd.io', resource: 'buckets', verbs: READ },
+  ],
+  SubjectAccessReview: [
+    { where: 'managed', why: "a tenant EventSource's agent asks what the tenant may list in its cluster" },
+    // Before a tenant's templates read a management-cluster object, the manager asks whether the tenant may.
+    { where: 'cluster', group: 'authorization.k8s.io', resource: 'subjectaccessreviews', verbs: ['create'] },
+  ],
+  TokenRequest: { where: 'managed', why: "tokenRequestRenewalOption renews a cluster's token through that cluster's API" },
   ClusterRole: { where: 'managed', why: "the agent's read-only ClusterRole in managed clusters" },
   ClusterRoleBinding: { where: 'managed', why: "the agent's ClusterRoleBinding in managed clusters" },
 };
@@ -81,10 +100,12 @@ function covers(rules: Rule[], group: string, resource: string, verb: string): b
 function needed(withShardController: boolean): { where: 'cluster' | 'namespace'; group: string; resource: string; verb: string }[] {
   const out: { where: 'cluster' | 'namespace'; group: string; resource: string; verb: string }[] = [];
   for (const d of KINDS) for (const resource of [d.plural, `${d.plural}/status`]) for (const verb of ALL) out.push({ where: 'cluster', group: d.group, resource, verb });
-  for (const [kind, n] of Object.entries(NEEDS)) {
-    if (n.where === 'managed' || (n.when === 'shard-controller' && !withShardController)) continue;
+  for (const [kind, ns] of Object.entries(NEEDS)) {
     if (!kindsInCode().has(kind)) continue;
-    for (const verb of n.verbs) out.push({ where: n.where, group: n.group, resource: n.resource, verb });
+    for (const n of [ns].flat()) {
+      if (n.where === 'managed' || (n.when === 'shard-controller' && !withShardController)) continue;
+      for (const verb of n.verbs) out.push({ where: n.where, group: n.group, resource: n.resource, verb });
+    }
   }
   return out;
 }
