@@ -8,7 +8,7 @@ import { EVENT_SOURCE_FLAT_FIELDS } from './kind-rules.js';
 import { kindDescriptor, lookupKind, storageSchema, type KindDescriptor, type KindName } from './kinds.js';
 import { parseLabelSelector, type LabelSelector } from './label-selector.js';
 import type { ClusterProfile, ClusterReport, ClusterSummary, Profile, ResourceSummary } from './profile-types.js';
-import { applyDefaults, dropNulls, pruneUnknownFields } from './schema-ops.js';
+import { applyDefaults, dropNulls, jsonCopy, pruneUnknownFields } from './schema-ops.js';
 import { validateAgainstSchema } from './schema-validate.js';
 import { validate } from './validate.js';
 
@@ -75,7 +75,7 @@ export function normalize(obj: unknown): NormalizeResult {
     return r;
   }
   const { descriptor, version } = lookup;
-  const out = JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
+  const out = jsonCopy(input);
   // The version's deprecation notice is replaced by the precise conversion messages below.
   const warnings = v.warnings.filter((w) => w !== version.deprecationWarning);
 
