@@ -8,7 +8,7 @@ import type { KubeObject } from '../kube/index.js';
 import { OWNER_TRIGGERS_ANNOTATION, buildEventSourceCopy, planDistribution } from './distribution.js';
 import { EventSourceNameRenderer, computeNeeds, type TriggerView } from './needs.js';
 import { EVALUATION_FAILURE_ANNOTATION, buildManagedReport, buildManagementReport, type ReportObject } from './report.js';
-import { planReport } from './writer.js';
+import { planReport, reportDiffers } from './writer.js';
 
 const id = { clusterNamespace: 'fleet', clusterName: 'c1', clusterType: 'Sveltos' as const };
 const content = { eventSourceName: 'es', matchingResources: [{ apiVersion: 'v1', kind: 'Service', namespace: 'a', name: 'b' }] };
@@ -16,6 +16,19 @@ const stored = (r: ReportObject, status?: ReportObject['status']): ReportObject 
   ...structuredClone(r),
   metadata: { ...structuredClone(r.metadata), uid: 'u1', resourceVersion: '7', labels: { ...r.metadata.labels, extra: 'kept' } },
   ...(status ? { status } : {}),
+});
+
+test('reportDiffers compares matchingResources as Go marshals them: key order aside, every value counts', () => {
+  const want = buildManagementReport(id, content);
+  const withRefs = (refs: unknown[]) => ({ ...stored(want), spec: { ...want.spec, matchingResources: refs as ReportObject['spec']['matchingResources'] } });
+  const ref = { apiVersion: 'v1', kind: 'Service', namespace: 'a', name: 'b' };
+  assert.equal(reportDiffers(want, withRefs([{ ...ref }])), false, 'equal copy');
+  assert.equal(reportDiffers(want, withRefs([{ name: 'b', namespace: 'a', kind: 'Service', apiVersion: 'v1' }])), false, 'other key order');
+  assert.equal(reportDiffers(want, withRefs([{ ...ref, uid: undefined }])), false, 'undefined member');
+  assert.equal(reportDiffers(want, withRefs([{ ...ref, name: 'c' }])), true, 'other name');
+  assert.equal(reportDiffers(want, withRefs([{ ...ref, uid: '' }])), true, 'an empty member is marshalled');
+  assert.equal(reportDiffers(want, withRefs([{ apiVersion: 'v1', kind: 'Service', namespace: 'a' }])), true, 'missing member');
+  assert.equal(reportDiffers(want, withRefs([ref, ref])), true, 'longer list');
 });
 
 test('planReport: create, unchanged, changed, phase only, withdrawn, being deleted', () => {

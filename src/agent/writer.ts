@@ -49,7 +49,33 @@ function specDiffers(a: Partial<ReportObject['spec']> | undefined, b: Partial<Re
   const mx = x.matchingResources ?? [];
   const my = y.matchingResources ?? [];
   if (mx.length !== my.length) return true;
-  return mx.length > 0 && goJSONMarshal(mx) !== goJSONMarshal(my);
+  return mx.length > 0 && !sameStringEntries(mx, my) && goJSONMarshal(mx) !== goJSONMarshal(my);
+}
+
+// sameStringEntries proves cheaply that two lists marshal alike: same length, and entries that are the same object
+// or plain objects whose defined members are the same keys with identical string values (matchingResources as the
+// agent builds and reads them back). Marshalling sorts keys and drops undefined members, so such lists give the
+// same text; anything else (other value types) is left to the marshal comparison.
+function sameStringEntries(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object' || Array.isArray(x) || Array.isArray(y)) return false;
+    const xo = x as Record<string, unknown>;
+    const yo = y as Record<string, unknown>;
+    let n = 0;
+    for (const k of Object.keys(xo)) {
+      const v = xo[k];
+      if (v === undefined) continue;
+      if (typeof v !== 'string' || yo[k] !== v) return false;
+      n++;
+    }
+    for (const k of Object.keys(yo)) if (yo[k] !== undefined) n--;
+    if (n !== 0) return false;
+  }
+  return true;
 }
 
 /** reportDiffers says whether observed lacks any content of desired the agent owns (spec, its labels, annotation). */

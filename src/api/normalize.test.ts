@@ -159,3 +159,21 @@ test('writeVersion: objects stored in a v1alpha1-only shape are written back thr
   assert.equal(writeVersion({ apiVersion: 'lib.projectsveltos.io/v1alpha1', kind: 'EventBasedAddOn', metadata: { name: 'x' }, spec: { clusterSelector: 'a=b', eventSourceName: 'e' } }), 'lib.projectsveltos.io/v1alpha1');
   assert.equal(writeVersion({ apiVersion: 'v1', kind: 'ConfigMap' }), undefined);
 });
+
+test('writeVersion answers the same for an object normalize has read (which it remembers) as for a fresh copy', () => {
+  const legacy = { apiVersion: 'lib.projectsveltos.io/v1beta1', kind: 'EventTrigger', metadata: { name: 't' }, spec: { sourceClusterSelector: 'env=fv', eventSourceName: 'es' } };
+  const current = { ...legacy, spec: { sourceClusterSelector: { matchLabels: { env: 'fv' } }, eventSourceName: 'es' } };
+  const report = {
+    apiVersion: 'lib.projectsveltos.io/v1beta1',
+    kind: 'EventReport',
+    metadata: { name: 'sveltos--es--c', namespace: 'ns' },
+    spec: { clusterName: 'c', clusterNamespace: 'ns', clusterType: 'Sveltos', eventSourceName: 'es', matchingResources: [{ apiVersion: 'v1', kind: 'Service', namespace: 'a', name: 'x' }] },
+  };
+  const alpha = { ...report, apiVersion: 'lib.projectsveltos.io/v1alpha1' };
+  for (const o of [legacy, current, report, alpha]) {
+    const fresh = writeVersion(structuredClone(o));
+    assert.equal(normalize(o).ok, true);
+    assert.equal(writeVersion(o), fresh, `${o.apiVersion} ${o.kind}`);
+  }
+  assert.equal(writeVersion(report), 'lib.projectsveltos.io/v1beta1');
+});

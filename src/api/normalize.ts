@@ -10,7 +10,7 @@ import { kindDescriptor, lookupKind, storageSchema, type KindDescriptor, type Ki
 import { parseLabelSelector, type LabelSelector } from './label-selector.js';
 import type { ClusterProfile, ClusterReport, ClusterSummary, Profile, ResourceSummary } from './profile-types.js';
 import type { ConfigurationBundle, ConfigurationGroup } from './pullmode-types.js';
-import { applyDefaults, dropNulls, pruneUnknownFields } from './schema-ops.js';
+import { applyDefaults, dropNulls, jsonCopy, pruneUnknownFields } from './schema-ops.js';
 import { validateAgainstSchema } from './schema-validate.js';
 import { validate } from './validate.js';
 
@@ -80,7 +80,7 @@ export function normalize(obj: unknown): NormalizeResult {
     return r;
   }
   const { descriptor, version } = lookup;
-  const out = JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
+  const out = jsonCopy(input);
   // The version's deprecation notice is replaced by the precise conversion messages below.
   const warnings = v.warnings.filter((w) => w !== version.deprecationWarning);
 
@@ -124,6 +124,23 @@ export function normalizeAs<K extends NormalizedKind>(kind: K, obj: unknown): No
 }
 
 /**
+ * oneShape says whether a kind's storage version is served and every served version has the same schema
+ * (EventReport, EventSource, the v1beta1-only kinds): then every version validates an object alike, and writeVersion
+ * answers the storage version without walking the object. Computed once per kind.
+ */
+const oneShapeMemo = new WeakMap<KindDescriptor, boolean>();
+function oneShape(d: KindDescriptor): boolean {
+  let r = oneShapeMemo.get(d);
+  if (r === undefined) {
+    const served = d.versions.filter((x) => x.served);
+    const first = JSON.stringify(served[0]?.schema);
+    r = served.some((x) => x.name === d.storageVersion) && served.every((x) => JSON.stringify(x.schema) === first);
+    oneShapeMemo.set(d, r);
+  }
+  return r;
+}
+
+/**
  * writeVersion returns the apiVersion through which a stored object can be written back (status, finalizers,
  * labels). With conversion strategy None a v1alpha1-shaped object (e.g. an EventTrigger whose
  * sourceClusterSelector is the string "env=fv") is stored as-is; the v1beta1 schema would reject an update of it,
@@ -134,6 +151,8 @@ export function writeVersion(obj: unknown): string | undefined {
   const l = lookupKind(obj.apiVersion, obj.kind);
   const d: KindDescriptor | undefined = l.status === 'served' || l.status === 'unknownVersion' ? l.descriptor : undefined;
   if (!d) return undefined;
+  // Valid or not, the loop below would answer the storage version: no schema walk of the whole object.
+  if (oneShape(d)) return `${d.group}/${d.storageVersion}`;
   const ordered = [...d.versions].filter((x) => x.served).sort((a, b) => Number(b.storage) - Number(a.storage));
   for (const ver of ordered) {
     if (validateAgainstSchema(obj, ver.schema, '', { unknownFields: false, skipRootFields: ['metadata'] }).length === 0) {

@@ -9,6 +9,57 @@ const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
 const deepCopy = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
 
+/**
+ * jsonCopy deep-copies an object or array with JSON.parse(JSON.stringify(v))'s result — undefined members dropped,
+ * undefined array entries and non-finite numbers as null, -0 as 0 — without serializing: strings are shared
+ * (immutable), so an EventReport's large base64 blob costs nothing to copy. Values with toJSON, class instances and
+ * bigint take the JSON round trip itself. (The API server has the same copy as its clone.)
+ */
+export function jsonCopy<T>(v: T): T {
+  return copyJSON(v) as T;
+}
+
+const roundTrip = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
+
+function copyJSON(v: unknown): unknown {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return v;
+    case 'number':
+      return Number.isFinite(v) ? (v === 0 ? 0 : v) : null;
+    case 'object':
+      break;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    default:
+      return roundTrip(v); // bigint: throws as JSON.stringify does
+  }
+  if (v === null) return null;
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const c = copyJSON(v[i]);
+      out[i] = c === undefined ? null : c;
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return roundTrip(v);
+  const src = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(src)) {
+    const c = copyJSON(src[k]);
+    if (c === undefined) continue;
+    // JSON.parse makes "__proto__" an own property; an assignment would set the prototype instead.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    else out[k] = c;
+  }
+  return out;
+}
+
 function additionalSchema(s: JsonSchema): JsonSchema | undefined {
   return typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
 }

@@ -52,16 +52,19 @@ function patternRe(pattern: string): RE2JS {
   return re;
 }
 
+function addIssue(issues: Issue[], path: string, code: Issue['code'], message: string): void {
+  issues.push({ path, code, message });
+}
+
 function walk(value: unknown, s: JsonSchema, path: string, issues: Issue[], ctx: Ctx, skipRoot?: Set<string>): void {
-  const add = (p: string, code: Issue['code'], message: string) => issues.push({ path: p, code, message });
 
   if (s['x-kubernetes-int-or-string']) {
     if (!(typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)))) {
-      add(path, 'type', `Invalid value: ${quoteValue(value)}: must be an integer or a string, got ${jsonTypeOf(value)}`);
+      addIssue(issues, path, 'type', `Invalid value: ${quoteValue(value)}: must be an integer or a string, got ${jsonTypeOf(value)}`);
       return;
     }
     if (typeof value === 'string' && s.pattern && !patternRe(s.pattern).test(value)) {
-      add(path, 'pattern', `Invalid value: ${quoteValue(value)}: should match '${s.pattern}'`);
+      addIssue(issues, path, 'pattern', `Invalid value: ${quoteValue(value)}: should match '${s.pattern}'`);
     }
     return;
   }
@@ -72,9 +75,9 @@ function walk(value: unknown, s: JsonSchema, path: string, issues: Issue[], ctx:
 
   switch (s.type) {
     case 'object': {
-      if (!isPlainObject(value)) return void add(path, 'type', typeMessage(value, 'object'));
+      if (!isPlainObject(value)) return void addIssue(issues, path, 'type', typeMessage(value, 'object'));
       for (const r of s.required ?? []) {
-        if (value[r] === undefined || value[r] === null) add(childPath(path, r), 'required', 'Required value');
+        if (value[r] === undefined || value[r] === null) addIssue(issues, childPath(path, r), 'required', 'Required value');
       }
       const ap = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
       for (const [k, v] of Object.entries(value)) {
@@ -88,69 +91,69 @@ function walk(value: unknown, s: JsonSchema, path: string, issues: Issue[], ctx:
           if (v === null) continue;
           walk(v, ap, p, issues, ctx);
         } else if (!s['x-kubernetes-preserve-unknown-fields'] && ctx.unknownFields) {
-          add(p, 'unknownField', `unknown field ${quoteValue(k)}${unknownFieldHint(k, s)}`);
+          addIssue(issues, p, 'unknownField', `unknown field ${quoteValue(k)}${unknownFieldHint(k, s)}`);
         }
       }
       break;
     }
     case 'array': {
-      if (!Array.isArray(value)) return void add(path, 'type', typeMessage(value, 'array'));
+      if (!Array.isArray(value)) return void addIssue(issues, path, 'type', typeMessage(value, 'array'));
       if (s.minItems !== undefined && value.length < s.minItems) {
-        add(path, 'minLength', `Invalid value: ${value.length}: should have at least ${s.minItems} items`);
+        addIssue(issues, path, 'minLength', `Invalid value: ${value.length}: should have at least ${s.minItems} items`);
       }
       if (s.maxItems !== undefined && value.length > s.maxItems) {
-        add(path, 'maxLength', `Too many: ${value.length}: must have at most ${s.maxItems} items`);
+        addIssue(issues, path, 'maxLength', `Too many: ${value.length}: must have at most ${s.maxItems} items`);
       }
       value.forEach((item, i) => {
-        if (item === null && !s.items?.nullable) add(indexPath(path, i), 'type', typeMessage(item, s.items?.type ?? 'value'));
+        if (item === null && !s.items?.nullable) addIssue(issues, indexPath(path, i), 'type', typeMessage(item, s.items?.type ?? 'value'));
         else if (s.items) walk(item, s.items, indexPath(path, i), issues, ctx);
       });
-      checkListType(value, s, path, add);
+      checkListType(value, s, path, issues);
       break;
     }
     case 'string': {
-      if (typeof value !== 'string') return void add(path, 'type', typeMessage(value, 'string'));
+      if (typeof value !== 'string') return void addIssue(issues, path, 'type', typeMessage(value, 'string'));
       if (s.enum && !s.enum.includes(value)) {
-        add(path, 'enum', `Unsupported value: ${quoteValue(value)}: supported values: ${s.enum.map((e) => quoteValue(e)).join(', ')}`);
+        addIssue(issues, path, 'enum', `Unsupported value: ${quoteValue(value)}: supported values: ${s.enum.map((e) => quoteValue(e)).join(', ')}`);
       }
       if (s.minLength !== undefined && runeLength(value) < s.minLength) {
-        add(path, 'minLength', `Invalid value: ${quoteValue(value)}: should be at least ${s.minLength} chars long`);
+        addIssue(issues, path, 'minLength', `Invalid value: ${quoteValue(value)}: should be at least ${s.minLength} chars long`);
       }
       if (s.maxLength !== undefined && runeLength(value) > s.maxLength) {
-        add(path, 'maxLength', `Too long: may not be more than ${s.maxLength} characters`);
+        addIssue(issues, path, 'maxLength', `Too long: may not be more than ${s.maxLength} characters`);
       }
       if (s.pattern && !patternRe(s.pattern).test(value)) {
-        add(path, 'pattern', `Invalid value: ${quoteValue(value)}: should match '${s.pattern}'`);
+        addIssue(issues, path, 'pattern', `Invalid value: ${quoteValue(value)}: should match '${s.pattern}'`);
       }
       if (s.format === 'byte' && !BASE64_RE.test(value.replace(/\s+/g, ''))) {
-        add(path, 'format', `Invalid value: ${quoteValue(value)}: must be of type byte (base64-encoded data)`);
+        addIssue(issues, path, 'format', `Invalid value: ${quoteValue(value)}: must be of type byte (base64-encoded data)`);
       }
       if (s.format === 'date-time' && !DATE_TIME_RE.test(value)) {
-        add(path, 'format', `Invalid value: ${quoteValue(value)}: must be an RFC 3339 date-time (e.g. 2024-01-02T15:04:05Z)`);
+        addIssue(issues, path, 'format', `Invalid value: ${quoteValue(value)}: must be an RFC 3339 date-time (e.g. 2024-01-02T15:04:05Z)`);
       }
       break;
     }
     case 'integer':
     case 'number': {
       if (typeof value !== 'number' || (s.type === 'integer' && !Number.isInteger(value))) {
-        return void add(path, 'type', typeMessage(value, s.type));
+        return void addIssue(issues, path, 'type', typeMessage(value, s.type));
       }
       if (s.enum && !s.enum.includes(value)) {
-        add(path, 'enum', `Unsupported value: ${value}: supported values: ${s.enum.map((e) => quoteValue(e)).join(', ')}`);
+        addIssue(issues, path, 'enum', `Unsupported value: ${value}: supported values: ${s.enum.map((e) => quoteValue(e)).join(', ')}`);
       }
       if (s.format === 'int32' && (value < INT32_MIN || value > INT32_MAX)) {
-        add(path, 'maximum', `Invalid value: ${value}: must fit in a 32-bit integer`);
+        addIssue(issues, path, 'maximum', `Invalid value: ${value}: must fit in a 32-bit integer`);
       }
       if (s.minimum !== undefined && value < s.minimum) {
-        add(path, 'minimum', `Invalid value: ${value}: should be greater than or equal to ${s.minimum}`);
+        addIssue(issues, path, 'minimum', `Invalid value: ${value}: should be greater than or equal to ${s.minimum}`);
       }
       if (s.maximum !== undefined && value > s.maximum) {
-        add(path, 'maximum', `Invalid value: ${value}: should be less than or equal to ${s.maximum}`);
+        addIssue(issues, path, 'maximum', `Invalid value: ${value}: should be less than or equal to ${s.maximum}`);
       }
       break;
     }
     case 'boolean':
-      if (typeof value !== 'boolean') return void add(path, 'type', typeMessage(value, 'boolean'));
+      if (typeof value !== 'boolean') return void addIssue(issues, path, 'type', typeMessage(value, 'boolean'));
       break;
     default:
       break;
@@ -159,7 +162,7 @@ function walk(value: unknown, s: JsonSchema, path: string, issues: Issue[], ctx:
   for (const rule of s['x-kubernetes-validations'] ?? []) {
     const impl = CEL_RULES[rule.rule];
     if (!impl || impl.transition) continue;
-    if (!impl.check(value)) add(impl.field ? childPath(path, impl.field) : path, impl.code, rule.message ?? `failed rule: ${rule.rule}`);
+    if (!impl.check(value)) addIssue(issues, impl.field ? childPath(path, impl.field) : path, impl.code, rule.message ?? `failed rule: ${rule.rule}`);
   }
 }
 
@@ -176,7 +179,8 @@ function unknownFieldHint(key: string, s: JsonSchema): string {
 }
 
 // Go: apiserver/schema/listtype/validation.go — set items and map keys must be unique.
-function checkListType(value: unknown[], s: JsonSchema, path: string, add: (p: string, c: Issue['code'], m: string) => void): void {
+function checkListType(value: unknown[], s: JsonSchema, path: string, issues: Issue[]): void {
+  const add = (p: string, code: Issue['code'], message: string) => addIssue(issues, p, code, message);
   const type = s['x-kubernetes-list-type'];
   if (type === 'set') {
     const seen = new Set<string>();

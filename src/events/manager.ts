@@ -24,7 +24,7 @@ import {
 } from '../api/index.js';
 import { clusterKey as makeClusterKey, type ClusterEntry, type ClusterEvent, type ClusterRegistry } from '../clusters/index.js';
 import { eventFuncMap, renderClusterTemplate, type FuncOptions } from '../funcs/index.js';
-import { decodeJSON, TemplateError, type ExecBudget, type FuncMap, type GoValue } from '../gotemplate/index.js';
+import { decodeJSON, TemplateError, type ExecBudget, type FuncMap, type GoMap, type GoValue } from '../gotemplate/index.js';
 import {
   Controller,
   errorMessage,
@@ -220,6 +220,8 @@ class Manager {
   private readonly normalized = new WeakMap<object, ReturnType<typeof normalizeAs<'EventTrigger'>>>();
   private readonly normalizedReports = new WeakMap<object, EventReport | undefined>();
   private readonly decodedReports = new WeakMap<object, Map<boolean, ReportEvents | EventError>>();
+  /** Per report `ns/name`: its collected documents as last decoded, so a new version decodes only what changed. */
+  private readonly reportDocuments = new Map<string, Map<string, GoMap>>();
   private readonly clusterJSON = new WeakMap<object, string>();
 
   private readonly tenants: TenantDirectory;
@@ -385,6 +387,7 @@ class Manager {
       onDelete: (r: Obj) => {
         wake(r);
         this.reportStates.delete(`${r.metadata.namespace}/${r.metadata.name}`);
+        this.reportDocuments.delete(`${r.metadata.namespace ?? ''}/${r.metadata.name}`);
         this.reportSeenAt.delete(`${r.metadata.namespace}/${r.metadata.name}`);
       },
     };
@@ -476,7 +479,10 @@ class Manager {
     let r = byMode.get(oneForEvent);
     if (!r) {
       try {
-        r = reportEvents(report, oneForEvent);
+        const key = `${report.metadata.namespace ?? ''}/${report.metadata.name}`;
+        r = reportEvents(report, oneForEvent, this.reportDocuments.get(key));
+        if (r.documents && r.documents.size > 0) this.reportDocuments.set(key, r.documents);
+        else this.reportDocuments.delete(key);
       } catch (e) {
         if (!(e instanceof EventError)) throw e;
         r = e;

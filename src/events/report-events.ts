@@ -37,6 +37,8 @@ export interface ReportEvents {
   events: ReportEvent[];
   /** How many resources matched (metrics, status). */
   matching: number;
+  /** The collected documents by text, decoded (to pass as `known` when decoding the report's next version). */
+  documents?: Map<string, GoMap>;
 }
 
 /** groupOf returns the API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
@@ -78,11 +80,13 @@ function decodeCloudEvents(report: EventReport): GoMap[] {
 
 /**
  * reportEvents decodes an EventReport into the events a trigger instantiates for. Duplicate resources (selectors
- * are concatenated, so an object can be listed twice) count once. Throws EventError('InvalidReport').
+ * are concatenated, so an object can be listed twice) count once. Throws EventError('InvalidReport'). `known`: see
+ * decodeResourceDocs (documents decoded from an earlier version of the report).
  */
-export function reportEvents(report: EventReport, oneForEvent: boolean): ReportEvents {
-  const docs = decodeResourceDocs(report.spec.resources);
+export function reportEvents(report: EventReport, oneForEvent: boolean, known?: ReadonlyMap<string, GoMap>): ReportEvents {
+  const docs = decodeResourceDocs(report.spec.resources, known);
   const resources = docs.map((d) => d.value);
+  const documents = new Map(docs.map((d) => [d.doc, d.value]));
   const cloudEvents = decodeCloudEvents(report);
   const matchingRefs: MatchedRef[] = (report.spec.matchingResources ?? []).map((r) => ({
     apiVersion: r.apiVersion ?? '',
@@ -92,9 +96,9 @@ export function reportEvents(report: EventReport, oneForEvent: boolean): ReportE
   }));
   const matching = Math.max(resources.length, matchingRefs.length);
   if (!oneForEvent) {
-    if (matching === 0 && cloudEvents.length === 0) return { events: [], matching };
+    if (matching === 0 && cloudEvents.length === 0) return { events: [], matching, documents };
     const refs = resources.length > 0 ? resources.map(refOfObject) : matchingRefs;
-    return { events: [{ id: 'all', refs, resources, cloudEvents }], matching };
+    return { events: [{ id: 'all', refs, resources, cloudEvents }], matching, documents };
   }
   const events: ReportEvent[] = [];
   const seen = new Set<string>();
@@ -122,5 +126,5 @@ export function reportEvents(report: EventReport, oneForEvent: boolean): ReportE
     ces.set(id, ce);
   }
   for (const [id, ce] of ces) add({ id, cloudEvent: ce });
-  return { events, matching };
+  return { events, matching, documents };
 }

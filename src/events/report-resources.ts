@@ -18,9 +18,16 @@ export function decodeResourcesForTemplates(resources: string | undefined | null
   return decodeResourceDocs(resources).map((d) => d.value);
 }
 
-/** decodeResourceDocs is decodeResourcesForTemplates keeping each object's document text (its identity for memos). */
-export function decodeResourceDocs(resources: string | undefined | null): { doc: string; value: GoMap }[] {
+/**
+ * decodeResourceDocs is decodeResourcesForTemplates keeping each object's document text (its identity for memos).
+ * `known` maps document texts to their decoded values from an earlier version of the same report: an unchanged
+ * document is not decoded again (one Service changing in a report of hundreds decodes one document). Decoded
+ * values are shared, never modified: renderers copy them before templates run.
+ */
+export function decodeResourceDocs(resources: string | undefined | null, known?: ReadonlyMap<string, GoMap>): { doc: string; value: GoMap }[] {
   return splitEventReportResources(resources).map((doc, i) => {
+    const hit = known?.get(doc);
+    if (hit !== undefined) return { doc, value: hit };
     let v: GoValue;
     try {
       v = decodeJSON(doc.startsWith('{') ? doc : JSON.stringify(parseYaml(doc) ?? null), { numbers: 'int64' });

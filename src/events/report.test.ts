@@ -51,6 +51,21 @@ test('hand-written YAML documents decode too; a document that cannot be read is 
   assert.throws(() => decodeResourcesForTemplates(bad), (e: unknown) => e instanceof EventError && e.code === 'InvalidReport' && /document 2/.test(e.message));
 });
 
+test("a report's next version decodes only the documents that changed; the result equals a full decode", () => {
+  const first = reportEvents(report({ resources: encodeEventReportResources([svc('a', 'x'), svc('a', 'y')]) }), true);
+  const nextReport = report({ resources: encodeEventReportResources([svc('a', 'x'), svc('a', 'y', 8080)]) });
+  const next = reportEvents(nextReport, true, first.documents);
+  assert.deepEqual(next, reportEvents(nextReport, true));
+  // x did not change: its decoded value is the one decoded before; y changed: decoded anew, with the new port.
+  assert.equal(next.events[0].resource, first.events[0].resource);
+  assert.notEqual(next.events[1].resource, first.events[1].resource);
+  assert.equal(((next.events[1].resource!.spec as { ports: { port: unknown }[] }).ports[0]).port, 8080n);
+  assert.deepEqual([...next.documents!.keys()].length, 2);
+  // A document that no longer parses is still refused, whatever was decoded before.
+  const bad = { ...nextReport, spec: { ...nextReport.spec, resources: Buffer.from('{"b": nope}\n---').toString('base64') } };
+  assert.throws(() => reportEvents(bad, true, next.documents), (e: unknown) => e instanceof EventError && e.code === 'InvalidReport');
+});
+
 test('oneForEvent true: one event per collected resource, identity includes group and kind, duplicates once', () => {
   const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { namespace: 'a', name: 'x' } };
   const r = reportEvents(report({ resources: encodeEventReportResources([svc('a', 'x'), dep, svc('a', 'x')]) }), true);

@@ -263,6 +263,26 @@ describe('KubeClient', () => {
     assert.equal(events[0].object.kind, 'ConfigMap');
   });
 
+  test('watch: events larger than a network chunk arrive whole, and small ones after them too', async () => {
+    const start = await client.list({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default' });
+    const events: WatchEvent[] = [];
+    const w = await client.watch({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default', resourceVersion: start.resourceVersion, labelSelector: 'watch=big' }, (e) => events.push(e));
+    // ~600 KB with multi-byte characters: split over many chunks, some inside a character's bytes.
+    const big = 'é€😀x'.repeat(60_000);
+    await client.create(cm('big1', { a: big }, { watch: 'big' }));
+    await client.create(cm('small1', { a: '1' }, { watch: 'big' }));
+    await client.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'big1' }, 'merge', { data: { a: big + 'y' } });
+    const deadline = Date.now() + 10_000;
+    while (events.filter((e) => e.type !== 'BOOKMARK').length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    w.stop();
+    await w.done;
+    const seen = events.filter((e) => e.type !== 'BOOKMARK');
+    assert.deepEqual(seen.map((e) => `${e.type}:${e.object.metadata.name}`), ['ADDED:big1', 'ADDED:small1', 'MODIFIED:big1']);
+    assert.equal((seen[0].object as { data?: { a?: string } }).data?.a, big);
+    assert.equal((seen[2].object as { data?: { a?: string } }).data?.a, big + 'y');
+    for (const n of ['big1', 'small1']) await client.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: n });
+  });
+
   test('the window is also bounded in bytes: big objects push old versions out (410 Gone), small ones stay', async () => {
     const small = await startTestApiServer({ watchWindowBytes: 64 * 1024 });
     try {

@@ -187,3 +187,21 @@ test('built-in CRD schema: recursive JSONSchemaProps is walked without looping',
   };
   assert.deepEqual(c.unknownFields(crd), ['spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.a.tpye']);
 });
+
+test('maxLength and minLength count characters as Go counts runes: a surrogate pair is one, a lone surrogate one', () => {
+  const s: JSONSchemaProps = { type: 'object', properties: { a: { type: 'string', maxLength: 3, minLength: 2 }, b: { type: 'string' } } };
+  const c = compileSchema(s);
+  const errs = (a: string) => c.validate({ a }).map((e) => e.type);
+  const pair = '\u{1F600}'; // two UTF-16 units, one rune
+  assert.deepEqual(errs('ab'), []);
+  assert.deepEqual(errs('abc'), []);
+  assert.deepEqual(errs(pair + pair + pair), []); // 6 units, 3 runes
+  assert.deepEqual(errs(pair + pair + pair + 'x'), ['FieldValueTooLong']);
+  assert.deepEqual(errs('abcd'), ['FieldValueTooLong']);
+  assert.deepEqual(errs(pair), ['FieldValueInvalid']); // 1 rune < minLength 2
+  assert.deepEqual(errs('\ud800\ud800\ud800'), []); // lone surrogates: a rune each
+  assert.deepEqual(errs('\ud800\ud800\ud800\ud800'), ['FieldValueTooLong']);
+  assert.deepEqual(errs('a'), ['FieldValueInvalid']);
+  // A long string without limits is not counted (nor refused).
+  assert.deepEqual(c.validate({ b: 'x'.repeat(1_000_000) }), []);
+});

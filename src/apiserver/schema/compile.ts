@@ -232,10 +232,9 @@ function validateSchemaProps(s: JSONSchemaProps, v: unknown, path: string, errs:
 
 // Go: validator.go stringValidator (first failure only) and formatValidator.
 function validateString(s: JSONSchemaProps, v: string, path: string, errs: FieldError[]): void {
-  const length = [...v].length;
-  if (s.maxLength !== undefined && length > s.maxLength) {
+  if (s.maxLength !== undefined && runeCountAbove(v, s.maxLength)) {
     errs.push({ type: 'FieldValueTooLong', field: path, badValue: v, detail: `may not be longer than ${s.maxLength}` });
-  } else if (s.minLength !== undefined && length < s.minLength) {
+  } else if (s.minLength !== undefined && !runeCountAbove(v, s.minLength - 1)) {
     invalid(path, v, `${path} in body should be at least ${s.minLength} chars long`, errs);
   } else if (s.pattern !== undefined && !matchPattern(s.pattern, v)) {
     invalid(path, v, `${path} in body should match '${s.pattern}'`, errs);
@@ -244,6 +243,26 @@ function validateString(s: JSONSchemaProps, v: string, path: string, errs: Field
   if (check && !check(v)) {
     errs.push({ type: 'FieldValueTypeInvalid', field: path, badValue: v, detail: `${path} in body must be of type ${s.format}: ${goQuote(v)}` });
   }
+}
+
+/**
+ * runeCountAbove says whether v has more than n characters counted as Go counts runes ([...v].length: a surrogate
+ * pair is one), without building an array of them: most strings have no length limit, but a limited one may be a
+ * large blob, and most answers follow from v.length (UTF-16 units ≥ code points ≥ half of them).
+ */
+function runeCountAbove(v: string, n: number): boolean {
+  if (v.length <= n) return false;
+  if (v.length > 2 * n + 1) return true;
+  let count = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < v.length) {
+      const d = v.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    if (++count > n) return true;
+  }
+  return false;
 }
 
 // Patterns are Go regexps run by RE2 (kube-openapi: regexp.MatchString), in time linear in the value: a pattern such

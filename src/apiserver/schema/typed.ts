@@ -192,23 +192,22 @@ export function validateTyped(v: unknown, ref: TypeRef, allowDuplicates: boolean
 
 function walkValidate(v: unknown, ref: TypeRef, path: string, allowDup: boolean, errs: TypedError[]): void {
   const atom = deduce(resolve(ref), v);
-  const err = (message: string) => errs.push({ path, message });
   switch (atom.t) {
     case 'scalar': {
       if (v === null || v === undefined) return;
       const ok =
         atom.scalar === 'numeric' ? typeof v === 'number' : atom.scalar === 'string' ? typeof v === 'string' : atom.scalar === 'boolean' ? typeof v === 'boolean' : !isObject(v) && !Array.isArray(v);
       if (ok) return;
-      if (atom.scalar === 'numeric') err(`expected numeric (int or float), got ${goTypeName(v)}`);
-      else if (atom.scalar === 'string') err(`expected string, got ${goValueSyntax(v)}`);
-      else if (atom.scalar === 'boolean') err(`expected boolean, got &{${String(v)}}`);
-      else err(`expected any scalar, got ${goValueSyntax(v)}`);
+      if (atom.scalar === 'numeric') errs.push({ path, message: `expected numeric (int or float), got ${goTypeName(v)}` });
+      else if (atom.scalar === 'string') errs.push({ path, message: `expected string, got ${goValueSyntax(v)}` });
+      else if (atom.scalar === 'boolean') errs.push({ path, message: `expected boolean, got &{${String(v)}}` });
+      else errs.push({ path, message: `expected any scalar, got ${goValueSyntax(v)}` });
       return;
     }
     case 'list': {
       if (v === null || v === undefined) return;
       if (!Array.isArray(v)) {
-        err(`expected list, got ${goValueSyntax(v)}`);
+        errs.push({ path, message: `expected list, got ${goValueSyntax(v)}` });
         return;
       }
       const seen = new PEMap<true>();
@@ -218,10 +217,10 @@ function walkValidate(v: unknown, ref: TypeRef, path: string, allowDup: boolean,
           try {
             pe = listItemPE(atom, v[i]);
           } catch (e) {
-            err(`element ${i}: ${(e as Error).message}`);
+            errs.push({ path, message: `element ${i}: ${(e as Error).message}` });
             return;
           }
-          if (seen.has(pe) && !allowDup) err(`duplicate entries for key ${peString(pe)}`);
+          if (seen.has(pe) && !allowDup) errs.push({ path, message: `duplicate entries for key ${peString(pe)}` });
           seen.set(pe, true);
         }
         walkValidate(v[i], atom.elem, path + peString(pe), allowDup, errs);
@@ -231,7 +230,7 @@ function walkValidate(v: unknown, ref: TypeRef, path: string, allowDup: boolean,
     case 'map': {
       if (v === null || v === undefined) return;
       if (!isObject(v)) {
-        err(`expected map, got ${goValueSyntax(v)}`);
+        errs.push({ path, message: `expected map, got ${goValueSyntax(v)}` });
         return;
       }
       for (const k of Object.keys(v)) {
