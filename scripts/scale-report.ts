@@ -1,6 +1,6 @@
 // scale-report.ts: `npm run scale-report` runs the fleet bench (src/manager/fleet.bench.ts) for each size in
-// RIPPLE_SCALE_SIZES (default "10x100,30x100,100x100,300x10,1000x10": clusters x Services per cluster) and rewrites
-// docs/scale.md, its SVG plots and docs/scale.json (the raw bench results). Other RIPPLE_FLEET_BENCH_* knobs apply.
+// RIPPLE_SCALE_SIZES (default "10x100,30x100,100x100,300x10,1000x10": clusters x Services per cluster) and writes
+// docs/scale-report.md, its SVG plots and docs/scale.json (the raw bench results). Other RIPPLE_FLEET_BENCH_* knobs apply.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ const { markdown, plots } = renderReport({
 });
 const docs = join(root, 'docs');
 mkdirSync(docs, { recursive: true });
-writeFileSync(join(docs, 'scale.md'), markdown);
+writeFileSync(join(docs, 'scale-report.md'), markdown);
 for (const [name, svg] of Object.entries(plots)) writeFileSync(join(docs, name), svg);
 writeFileSync(join(docs, 'scale.json'), JSON.stringify(raw, null, 2) + '\n');
-process.stderr.write(`scale-report: wrote docs/scale.md, ${Object.keys(plots).join(', ')} and docs/scale.json\n`);
+process.stderr.write(`scale-report: wrote docs/scale-report.md, ${Object.keys(plots).join(', ')} and docs/scale.json\n`);

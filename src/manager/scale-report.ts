@@ -1,4 +1,4 @@
-// scale-report.ts: turns fleet bench results (fleet.bench.ts) into docs/scale.md — a table of fleet size against
+// scale-report.ts: turns fleet bench results (fleet.bench.ts) into docs/scale-report.md — a table of fleet size against
 // converge time, event latency, throughput, memory and CPU — and SVG plots of latency and memory against fleet size.
 // Pure: the caller runs the bench and writes the files (scripts/scale-report.ts, `npm run scale-report`).
 
@@ -121,7 +121,7 @@ export interface ReportInput {
   command: string;
 }
 
-/** renderReport returns docs/scale.md and its plots (file name → SVG). */
+/** renderReport returns docs/scale-report.md and its plots (file name → SVG). */
 export function renderReport(input: ReportInput): { markdown: string; plots: Record<string, string> } {
   const runs = [...input.runs].sort((a, b) => a.clusters * a.services - b.clusters * b.services);
   const plots: Record<string, string> = {
@@ -140,7 +140,7 @@ export function renderReport(input: ReportInput): { markdown: string; plots: Rec
       `| ${r.clusters} × ${r.services} | ${fmt(r.coldConvergeMs === undefined ? undefined : r.coldConvergeMs / 1000, ' s', 1)} | ${fmt(r.single?.p50, ' ms', 1)} / ${fmt(r.single?.p99, ' ms', 1)} | ${fmt(r.withdraw?.p50, ' ms', 1)} / ${fmt(r.withdraw?.p99, ' ms', 1)} | ${fmt(r.churnPerSec, '/s')} | ${fmt(r.load?.achievedPerSec, '/s')} at p99 ${fmt(r.load?.p99, ' ms')} | ${fmt(r.peakRssMiB, ' MiB')} | ${fmt(r.single?.cpuMsPerEvent, ' ms', 1)} | ${fmt(r.quietCpuPct, ' %', 1)} |${r.error ? ` error: ${r.error.replace(/\|/g, '/')}` : ''}`,
   );
   const m = input.machine;
-  const markdown = `# Scale report
+  const markdown = `# Fleet scale report
 
 How Ripple behaves as the fleet grows, measured on one machine with \`ripple up\`'s own stack (embedded API server
 with virtual clusters and the whole control plane in one process, SQLite durability \`process\`).
