@@ -118,7 +118,7 @@ export {
   type VersionDescriptor,
 } from './kinds.js';
 export type { JsonSchema } from './schema-dsl.js';
-export { applyDefaults, dropNulls, pruneUnknownFields, schemaPaths, type SchemaPathInfo } from './schema-ops.js';
+export { applyDefaults, dropNulls, jsonCopy, pruneUnknownFields, schemaPaths, type SchemaPathInfo } from './schema-ops.js';
 export { validateAgainstSchema, validateTransitions, type SchemaValidateOptions } from './schema-validate.js';
 export { validateObjectMeta } from './object-meta.js';
 export { formatValidation, validate, validateKind, validateUpdate, type ValidateOptions, type ValidationResult } from './validate.js';

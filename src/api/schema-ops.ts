@@ -13,7 +13,7 @@ const deepCopy = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringi
  * jsonCopy deep-copies an object or array with JSON.parse(JSON.stringify(v))'s result — undefined members dropped,
  * undefined array entries and non-finite numbers as null, -0 as 0 — without serializing: strings are shared
  * (immutable), so an EventReport's large base64 blob costs nothing to copy. Values with toJSON, class instances and
- * bigint take the JSON round trip itself. (The API server has the same copy as its clone.)
+ * bigint take the JSON round trip itself. The API server's clone is this copy.
  */
 export function jsonCopy<T>(v: T): T {
   return copyJSON(v) as T;

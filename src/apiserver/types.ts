@@ -1,4 +1,5 @@
 // Object shapes the server handles: every stored object is plain JSON with apimachinery's ObjectMeta.
+import { jsonCopy } from '../api/index.js';
 
 /** OwnerReference is metav1.OwnerReference. */
 export interface OwnerReference {
@@ -77,47 +78,6 @@ export function deepEqual(a: unknown, b: unknown): boolean {
  */
 export function clone<T>(v: T): T {
   if (v === undefined) return v;
-  if (v === null || typeof v !== 'object') return (typeof v === 'string' || typeof v === 'boolean' ? v : roundTrip(v)) as T;
-  return copyJSON(v) as T;
-}
-
-const roundTrip = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
-
-function copyJSON(v: unknown): unknown {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return v;
-    case 'number':
-      return Number.isFinite(v) ? (v === 0 ? 0 : v) : null;
-    case 'object':
-      break;
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-    default:
-      return roundTrip(v); // bigint: throws as JSON.stringify does
-  }
-  if (v === null) return null;
-  if (Array.isArray(v)) {
-    const out = new Array<unknown>(v.length);
-    for (let i = 0; i < v.length; i++) {
-      const c = copyJSON(v[i]);
-      out[i] = c === undefined ? null : c;
-    }
-    return out;
-  }
-  const proto = Object.getPrototypeOf(v) as unknown;
-  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return roundTrip(v);
-  const src = v as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(src)) {
-    const c = copyJSON(src[k]);
-    if (c === undefined) continue;
-    // JSON.parse makes "__proto__" an own property; an assignment would set the prototype instead.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
-    else out[k] = c;
-  }
-  return out;
+  if (v === null || typeof v !== 'object') return (typeof v === 'string' || typeof v === 'boolean' ? v : (JSON.parse(JSON.stringify(v)) as T)) as T;
+  return jsonCopy(v);
 }
