@@ -1,10 +1,11 @@
 // scale-report.ts: `npm run scale-report` runs the fleet bench (src/manager/fleet.bench.ts) for each size in
 // RIPPLE_SCALE_SIZES (default "10x100,30x100,100x100,300x10,1000x10": clusters x Services per cluster) and writes
 // docs/scale-report.md, its SVG plots and docs/scale.json (the raw bench results). Other RIPPLE_FLEET_BENCH_* knobs apply.
+// Each size runs in its own process, so one fleet's memory is not counted in the next one's.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { bench } from '../src/manager/fleet.bench.js';
 import { fromBench, renderReport, type FleetRun } from '../src/manager/scale-report.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -19,9 +20,13 @@ const runs: FleetRun[] = [];
 const raw: Record<string, unknown> = {};
 for (const { clusters, services } of sizes) {
   process.stderr.write(`scale-report: ${clusters} clusters × ${services} Services …\n`);
-  process.env.RIPPLE_FLEET_BENCH_CLUSTERS = String(clusters);
-  process.env.RIPPLE_FLEET_BENCH_SERVICES = String(services);
-  const result = await bench();
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'bench.ts'), 'fleet'], {
+    cwd: root,
+    env: { ...process.env, RIPPLE_FLEET_BENCH_CLUSTERS: String(clusters), RIPPLE_FLEET_BENCH_SERVICES: String(services) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 2 ** 20,
+  }).toString('utf8');
+  const result = (JSON.parse(out) as { fleet: unknown }).fleet;
   raw[`${clusters}x${services}`] = result;
   runs.push(...fromBench(result, services));
 }
