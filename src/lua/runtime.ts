@@ -356,8 +356,8 @@ export class LuaRuntime {
     return { ok: true, matching: decoded.matching, message: decoded.message, output: r.output };
   }
 
-  /** aggregate runs an aggregatedSelection script with global `resources` = the selected objects. */
-  aggregate(script: LuaScript | string, objects: Record<string, unknown>[], opts: LuaRunOptions = {}): LuaAggregateResult {
+  // Scripts over a selection (aggregatedSelection, cluster checks): global `resources` = the objects, as a Lua array.
+  private runOverResources(script: LuaScript | string, objects: Record<string, unknown>[], opts: LuaRunOptions) {
     this.counters.evaluations++;
     const r = this.run(script, opts, opts.instructionLimit ?? this.limits.aggregateInstructionLimit, (e) => {
       const x = e.vm.x;
@@ -369,10 +369,14 @@ export class LuaRuntime {
       e.conv.pin(-1);
       return 'resources';
     });
-    if (!r.ok) {
-      this.counters.failures++;
-      return r;
-    }
+    if (!r.ok) this.counters.failures++;
+    return r;
+  }
+
+  /** aggregate runs an aggregatedSelection script with global `resources` = the selected objects. */
+  aggregate(script: LuaScript | string, objects: Record<string, unknown>[], opts: LuaRunOptions = {}): LuaAggregateResult {
+    const r = this.runOverResources(script, objects, opts);
+    if (!r.ok) return r;
     const decoded = decodeAggregated(r.value);
     if ('failure' in decoded) {
       this.counters.failures++;
@@ -402,21 +406,8 @@ export class LuaRuntime {
    * name the field "result": a table with `result` and no `pass` is read through it, instead of silently failing.
    */
   check(script: LuaScript | string, objects: Record<string, unknown>[], opts: LuaRunOptions = {}): LuaCheckResult {
-    this.counters.evaluations++;
-    const r = this.run(script, opts, opts.instructionLimit ?? this.limits.aggregateInstructionLimit, (e) => {
-      const x = e.vm.x;
-      x.lua_createtable(e.vm.L, objects.length, 0);
-      for (let i = 0; i < objects.length; i++) {
-        e.conv.pushLazyRoot(objects[i]);
-        x.lua_rawseti(e.vm.L, -2, BigInt(i + 1));
-      }
-      e.conv.pin(-1);
-      return 'resources';
-    });
-    if (!r.ok) {
-      this.counters.failures++;
-      return r;
-    }
+    const r = this.runOverResources(script, objects, opts);
+    if (!r.ok) return r;
     const decoded = decodeCheckStatus(r.value);
     if ('failure' in decoded) {
       this.counters.failures++;
