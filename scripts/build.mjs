@@ -28,6 +28,8 @@ const EXTERNAL = ['better-sqlite3', 'wasmoon', 'pino', 'esbuild', 'playwright-co
 const commandsDir = join(root, 'src', 'cli', 'commands');
 const entryPoints = [
   join(root, 'src', 'cli', 'main.ts'),
+  // The API server's worker thread starts from a file of its own (src/apiserver/thread.ts finds it).
+  join(root, 'src', 'apiserver', 'thread-worker.ts'),
   ...readdirSync(commandsDir)
     .filter((f) => f.endsWith('.ts') && !/\.(test|bench|d)\.ts$/.test(f))
     .sort()

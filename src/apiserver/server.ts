@@ -123,7 +123,7 @@ export interface ApiServer {
   enableLoadBalancer(cluster: string, pool?: string[]): Promise<void>;
   /** requestCounts returns how many requests each cluster has received since start (a watch counts once, when
    * opened), and the total including requests outside /clusters. Idle tests read it: a settled fleet sends none. */
-  requestCounts(): RequestCounts;
+  requestCounts(): Promise<RequestCounts>;
   /** stop closes watches and connections, commits what is pending and closes the database. */
   stop(): Promise<void>;
 }
@@ -337,15 +337,7 @@ class EmbeddedApiServer implements ApiServer {
   kubeconfig(name?: string): KubeConfig {
     const names = name ? [name] : this.clusters();
     for (const n of names) if (!this.entries.has(n)) throw new Error(`no cluster named ${JSON.stringify(n)}`);
-    return {
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: names.map((n) => ({ name: n, cluster: { server: this.cluster(n).server, 'certificate-authority-data': Buffer.from(this.caCertificate).toString('base64') } })),
-      contexts: names.map((n) => ({ name: n, context: { cluster: n, user: n } })),
-      users: names.map((n) => ({ name: n, user: { token: this.cluster(n).token } })),
-      'current-context': names[0] ?? '',
-      preferences: {},
-    };
+    return buildKubeconfig(names.map((n) => this.cluster(n)), this.caCertificate);
   }
 
   kubeconfigYaml(name?: string): string {
@@ -426,7 +418,7 @@ class EmbeddedApiServer implements ApiServer {
     this.store.setMeta('port', String(this.port));
   }
 
-  requestCounts(): RequestCounts {
+  async requestCounts(): Promise<RequestCounts> {
     return { total: this.requestsTotal, byCluster: Object.fromEntries(this.requestsByCluster) };
   }
 
@@ -486,9 +478,23 @@ class EmbeddedApiServer implements ApiServer {
   }
 }
 
+/** buildKubeconfig is the kubeconfig of the given clusters (one context each, current: the first). */
+export function buildKubeconfig(infos: ClusterInfo[], caCertificate: string): KubeConfig {
+  const ca = Buffer.from(caCertificate).toString('base64');
+  return {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: infos.map((c) => ({ name: c.name, cluster: { server: c.server, 'certificate-authority-data': ca } })),
+    contexts: infos.map((c) => ({ name: c.name, context: { cluster: c.name, user: c.name } })),
+    users: infos.map((c) => ({ name: c.name, user: { token: c.token } })),
+    'current-context': infos[0]?.name ?? '',
+    preferences: {},
+  };
+}
+
 // kubeconfigToYaml renders a kubeconfig without a YAML library: the structure is fixed and every value is a string,
 // written as a JSON-quoted (hence valid YAML) scalar. A thousand clusters stay cheap to rewrite.
-function kubeconfigToYaml(kc: KubeConfig): string {
+export function kubeconfigToYaml(kc: KubeConfig): string {
   const q = JSON.stringify;
   const lines = ['apiVersion: v1', 'kind: Config', 'clusters:'];
   for (const c of kc.clusters) {

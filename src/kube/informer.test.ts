@@ -153,9 +153,9 @@ describe('informers', () => {
     for (const sub of subs) await eventually(() => sub.informer.state, (s) => s === 'waiting-for-kind', { message: 'waiting-for-kind' });
     // Let the CRD watch open and the waiters woken by it recheck discovery once.
     await new Promise((r) => setTimeout(r, 500));
-    const before = api.server.requestCounts().total;
+    const before = (await api.server.requestCounts()).total;
     await new Promise((r) => setTimeout(r, 2000));
-    const sent = api.server.requestCounts().total - before;
+    const sent = (await api.server.requestCounts()).total - before;
     // Until the fix, every waiter reopened the CRD watch as soon as it was woken: ~90 requests a second.
     assert.equal(sent, 0, `requests sent while waiting: ${sent}`);
     for (const sub of subs) assert.equal(sub.informer.state, 'waiting-for-kind');

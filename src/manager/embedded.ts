@@ -4,7 +4,7 @@
 // NAME-sveltos-kubeconfig; the management cluster as mgmt/mgmt) and the whole control plane (src/manager, agentless)
 // in-process. Starting again on the same DIR re-registers (updating what changed, e.g. the port) and converges.
 import { join } from 'node:path';
-import { SIMULATORS, startApiServer, validateClusterName, type ApiServer, type ClusterLimits, type Durability, type Simulator } from '../apiserver/index.js';
+import { SIMULATORS, startApiServer, startApiServerThread, validateClusterName, type ApiServer, type ClusterLimits, type Durability, type Simulator } from '../apiserver/index.js';
 import { MANAGEMENT_CLUSTER, registerCluster, validateRegistration } from '../clusters/index.js';
 import { createKubeClient, type KubeClient } from '../kube/index.js';
 import { silentLogger, type Logger, type Registry } from '../obs/index.js';
@@ -43,9 +43,15 @@ export interface EmbeddedOptions {
   limits?: Partial<ClusterLimits>;
   /** Simulated controllers in every cluster (default: all of SIMULATORS). */
   simulators?: Simulator[];
+  /** Where the API server runs: 'worker' (default) on its own thread, so it and the control plane use two cores;
+   * 'main' on the control plane's thread (one core; what a debugger or a single-threaded profile wants). */
+  apiServerThread?: ApiServerThread;
   /** Options passed to the control plane (agent mode, coalescing, metrics port, …). */
   manager?: Omit<ManagerOptions, 'client' | 'logger' | 'metrics'>;
 }
+
+/** ApiServerThread says where `ripple up`'s API server runs (see EmbeddedOptions.apiServerThread). */
+export type ApiServerThread = 'worker' | 'main';
 
 /** Embedded is a running `ripple up` environment. */
 export interface Embedded {
@@ -85,7 +91,8 @@ export async function startEmbedded(o: EmbeddedOptions): Promise<Embedded> {
     if (errs.length > 0) throw new EmbeddedError(errs.join('; '));
   }
   const names = [...new Set([MGMT, ...specs.map((s) => s.name), ...(o.loadBalancers ?? []).map((l) => l.cluster)])];
-  const server = await startApiServer({
+  const start = o.apiServerThread === 'main' ? startApiServer : startApiServerThread;
+  const server = await start({
     dataDir: o.dataDir,
     port: o.port,
     clusters: names,

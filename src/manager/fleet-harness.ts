@@ -9,7 +9,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InformerFactory, errorMessage, type KubeClient, type KubeObject, type Subscription, type Watch } from '../kube/index.js';
-import { startEmbedded, type Embedded } from './embedded.js';
+import { startEmbedded, type ApiServerThread, type Embedded } from './embedded.js';
 
 /** BENCH_NS is the namespace of the churning Services and of their add-ons in every managed cluster. */
 export const BENCH_NS = 'bench';
@@ -384,6 +384,13 @@ export class PhaseProfiler {
   }
 }
 
+/** apiServerThread reads RIPPLE_FLEET_BENCH_API_THREAD: 'worker' (default, as `ripple up` runs) or 'main'. */
+export function apiServerThread(): ApiServerThread {
+  const v = process.env.RIPPLE_FLEET_BENCH_API_THREAD || 'worker';
+  if (v !== 'worker' && v !== 'main') throw new Error(`RIPPLE_FLEET_BENCH_API_THREAD=${v}: want worker or main`);
+  return v;
+}
+
 /** Fleet is a running embedded environment with the bench's observers. */
 export interface Fleet {
   readonly embedded: Embedded;
@@ -408,7 +415,7 @@ export async function startFleet(n: number, log: (msg: string) => void): Promise
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    embedded = await startEmbedded({ dataDir: dir, durability: 'process', clusters: clusters.map((name) => ({ name, labels: { env: 'bench' } })) });
+    embedded = await startEmbedded({ dataDir: dir, durability: 'process', apiServerThread: apiServerThread(), clusters: clusters.map((name) => ({ name, labels: { env: 'bench' } })) });
     const e = embedded;
     const t0 = performance.now();
     for (;;) {

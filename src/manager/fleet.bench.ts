@@ -25,7 +25,7 @@
 import { errorMessage, type KubeClient } from '../kube/index.js';
 import { SVELTOS_NAMESPACE } from './bootstrap.js';
 import { loadavg } from 'node:os';
-import { MemorySampler, PhaseProfiler, StageProbes, scenarioObjects, serviceObject, startFleet, BENCH_NS, type Fleet, type Observed } from './fleet-harness.js';
+import { apiServerThread, MemorySampler, PhaseProfiler, StageProbes, scenarioObjects, serviceObject, startFleet, BENCH_NS, type Fleet, type Observed } from './fleet-harness.js';
 
 const TARGET = { p50: 50, p99: 250 } as const;
 const ANCHOR = {
@@ -441,7 +441,7 @@ export async function bench(): Promise<Record<string, unknown>> {
   }
   return {
     scenario:
-      'EventSource (Services labelled bench=yes, collectResources) + EventTrigger (oneForEvent) → one instantiated ConfigMap add-on per Service, deployed into its cluster; `ripple up` in-process, durability process',
+      'EventSource (Services labelled bench=yes, collectResources) + EventTrigger (oneForEvent) → one instantiated ConfigMap add-on per Service, deployed into its cluster; `ripple up` in one process (API server on its own thread unless RIPPLE_FLEET_BENCH_API_THREAD=main), durability process',
     targets: TARGET,
     anchor: ANCHOR,
     config: {
@@ -452,6 +452,9 @@ export async function bench(): Promise<Record<string, unknown>> {
       coldTimeoutS: cfg.coldTimeoutMs / 1000,
       eventTimeoutS: cfg.eventTimeoutMs / 1000,
       settleTimeoutS: cfg.settleTimeoutMs / 1000,
+      // Where the API server ran; with 'worker' the CPU profiles cover the control plane's thread only (CPU per event
+      // counts both threads).
+      apiServerThread: apiServerThread(),
     },
     fleets,
   };

@@ -26,6 +26,7 @@ export {
   type Embedded,
   type EmbeddedOptions,
   type LoadBalancerSpec,
+  type ApiServerThread,
 } from './embedded.js';
 export { startNarrator, clusterLabel, type Narrator, type NarratorOptions } from './narrator.js';
 export { describe, detailOf, objectName, loadBalancerAddresses } from './describe.js';

@@ -35,10 +35,10 @@ async function settledSendsNothing(names: string[]): Promise<void> {
       assert.ok(report.ok, `demo ${demo.name}: ${report.failure?.what}: ${report.failure?.detail}`);
     }
     // Settled: wait until a whole window passes without a request (bounded: a busy loop never settles).
-    let last = env.server.requestCounts().total;
+    let last = (await env.server.requestCounts()).total;
     for (let i = 0; i < 20; i++) {
       await new Promise((r) => setTimeout(r, 1000));
-      const now = env.server.requestCounts().total;
+      const now = (await env.server.requestCounts()).total;
       if (now === last) break;
       last = now;
     }
@@ -47,9 +47,9 @@ async function settledSendsNothing(names: string[]): Promise<void> {
     const states: string[] = [];
     for (const e of env.manager.registry.all()) for (const i of (await env.manager.registry.informers(e.key)).informers()) states.push(`${e.ref.name}:${i.key.kind}:${i.state}`);
     if (names.includes('loadbalancer')) assert.ok(states.some((s) => s.endsWith(':waiting-for-kind')), `expected an informer waiting for a kind: ${states.join(' ')}`);
-    const before = env.server.requestCounts();
+    const before = await env.server.requestCounts();
     await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS));
-    const after = env.server.requestCounts();
+    const after = await env.server.requestCounts();
     const busy = Object.entries(after.byCluster)
       .map(([c, n]) => [c, n - (before.byCluster[c] ?? 0)] as const)
       .filter(([, n]) => n > 0);

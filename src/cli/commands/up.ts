@@ -1,5 +1,5 @@
 // up: `ripple up` — the embedded default. One process runs the embedded API server (the management cluster `mgmt` and
-// managed clusters as virtual clusters on one port), installs the CRDs, registers every cluster as Sveltos does, runs
+// managed clusters as virtual clusters on one port; on a worker thread of its own), installs the CRDs, registers every cluster as Sveltos does, runs
 // the control plane agentless and narrates what happens; `--demo NAME` applies a seed scenario on top, `--once` runs
 // it to the end, checks every outcome and exits.
 import { createWriteStream, readFileSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
@@ -33,7 +33,8 @@ const USAGE = `Usage: ripple up [--data-dir DIR] [--port P] [--cluster NAME[:k=v
                  [--metrics-port P] [--log-level LEVEL] [--tenant NAME[:SELECTOR]]...
 
 Runs Ripple on your machine in one process: an embedded Kubernetes-compatible API server with a management cluster
-"mgmt" and the managed clusters you name (virtual clusters behind one port on 127.0.0.1), Ripple's CRDs installed
+"mgmt" and the managed clusters you name (virtual clusters behind one port on 127.0.0.1, served from a thread of
+their own so the API server and the control plane use two cores), Ripple's CRDs installed
 (with Flux's GitRepository/OCIRepository/Bucket, for kustomizationRefs and policyRefs fed by GitOps sources),
 every cluster registered like Sveltos registers it (SveltosCluster NAME in namespace NAME with the given labels,
 kubeconfig in Secret NAME/NAME-sveltos-kubeconfig; the management cluster itself as mgmt/mgmt), and the control plane

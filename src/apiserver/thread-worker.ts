@@ -1,0 +1,105 @@
+// thread-worker.ts: the entry point of the API server's worker thread (see thread.ts). It starts the embedded API
+// server with the options the control plane's thread sent, reports how to reach it, then answers the few calls the
+// ApiServer interface makes after start (addCluster, enableLoadBalancer, requestCounts, stop). Log records are
+// forwarded to the parent's logger. Requests themselves never cross threads: clients connect to the listener, which
+// this thread owns, so storage, JSON, validation and watch fan-out all run here.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Logger } from './cluster.js';
+import { startApiServer, type ApiServer, type ApiServerOptions } from './server.js';
+import type { ThreadCall, ThreadInit, ThreadMessage, ThreadState } from './thread.js';
+
+const port = parentPort;
+if (!port) throw new Error('thread-worker.ts runs only as the API server worker thread (see thread.ts)');
+
+const init = workerData as ThreadInit;
+const post = (m: ThreadMessage) => port.postMessage(m);
+
+/** forward posts one log record; a record that cannot be cloned (a function or socket inside) goes as JSON text. */
+function forward(level: 'info' | 'warn' | 'error' | 'debug', obj: object, msg?: string): void {
+  try {
+    post({ t: 'log', level, obj, msg });
+  } catch {
+    let plain: object;
+    try {
+      plain = JSON.parse(JSON.stringify(obj, (_k, v: unknown) => (v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v))) as object;
+    } catch {
+      plain = { unserializable: String(obj) };
+    }
+    post({ t: 'log', level, obj: plain, msg });
+  }
+}
+
+const logger: Logger = {
+  info: (obj, msg) => forward('info', obj, msg),
+  warn: (obj, msg) => forward('warn', obj, msg),
+  error: (obj, msg) => forward('error', obj, msg),
+  debug: init.debug ? (obj, msg) => forward('debug', obj, msg) : () => {},
+};
+
+function stateOf(s: ApiServer): ThreadState {
+  return {
+    url: s.url,
+    httpUrl: s.httpUrl,
+    caCertificate: s.caCertificate,
+    port: s.port,
+    dataDir: s.dataDir,
+    kubeconfigPath: s.kubeconfigPath,
+    clusters: s.clusters().map((n) => s.cluster(n)),
+  };
+}
+
+/** profiler records a CPU profile of this thread from start to stop when RIPPLE_APISERVER_CPU_PROFILE names a file
+ * (the fleet bench's profiles see only the control plane's thread otherwise). */
+function profiler(): { stop(): Promise<void> } | undefined {
+  const file = process.env.RIPPLE_APISERVER_CPU_PROFILE;
+  if (!file) return undefined;
+  const session = new Session();
+  session.connect();
+  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (err, res) => (err ? reject(err) : resolve(res))));
+  void post('Profiler.enable').then(() => post('Profiler.start'));
+  return {
+    async stop() {
+      const res = (await post('Profiler.stop')) as { profile: unknown };
+      writeFileSync(file, JSON.stringify(res.profile));
+      session.disconnect();
+    },
+  };
+}
+
+const profile = profiler();
+
+async function answer(server: ApiServer, call: ThreadCall): Promise<unknown> {
+  switch (call.method) {
+    case 'addCluster':
+      return server.addCluster(call.args[0] as string);
+    case 'enableLoadBalancer':
+      return server.enableLoadBalancer(call.args[0] as string, call.args[1] as string[] | undefined);
+    case 'requestCounts':
+      return server.requestCounts();
+    case 'stop':
+      await server.stop();
+      await profile?.stop();
+      return;
+  }
+}
+
+async function main(): Promise<void> {
+  let server: ApiServer;
+  try {
+    server = await startApiServer({ ...(init.options as ApiServerOptions), logger });
+  } catch (err) {
+    post({ t: 'failed', error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack, code: (err as NodeJS.ErrnoException).code } : { name: 'Error', message: String(err) } });
+    return;
+  }
+  port!.on('message', (call: ThreadCall) => {
+    answer(server, call).then(
+      (value) => post({ t: 'reply', id: call.id, ok: true, value }),
+      (err: unknown) => post({ t: 'reply', id: call.id, ok: false, error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : { name: 'Error', message: String(err) } }),
+    );
+  });
+  post({ t: 'ready', state: stateOf(server) });
+}
+
+void main();
