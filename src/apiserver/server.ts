@@ -126,6 +126,10 @@ export interface ApiServer {
   requestCounts(): Promise<RequestCounts>;
   /** stop closes watches and connections, commits what is pending and closes the database. */
   stop(): Promise<void>;
+  /** A server on a thread of its own (startApiServerThread) can profile that thread: the process' inspector sees
+   * only the thread it runs on. Absent on a server sharing the caller's thread. */
+  startCpuProfile?(intervalUs?: number): Promise<void>;
+  stopCpuProfile?(): Promise<object | undefined>;
 }
 
 /** RequestCounts is what ApiServer.requestCounts returns. */

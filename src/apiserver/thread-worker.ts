@@ -50,25 +50,37 @@ function stateOf(s: ApiServer): ThreadState {
   };
 }
 
-/** profiler records a CPU profile of this thread from start to stop when RIPPLE_APISERVER_CPU_PROFILE names a file
- * (the fleet bench's profiles see only the control plane's thread otherwise). */
-function profiler(): { stop(): Promise<void> } | undefined {
-  const file = process.env.RIPPLE_APISERVER_CPU_PROFILE;
-  if (!file) return undefined;
-  const session = new Session();
-  session.connect();
-  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (err, res) => (err ? reject(err) : resolve(res))));
-  void post('Profiler.enable').then(() => post('Profiler.start'));
-  return {
-    async stop() {
-      const res = (await post('Profiler.stop')) as { profile: unknown };
-      writeFileSync(file, JSON.stringify(res.profile));
-      session.disconnect();
-    },
-  };
+/** Profiler drives this thread's CPU profiler through the inspector (a worker's Session sees the worker itself). */
+class Profiler {
+  private session: Session | undefined;
+
+  async start(intervalUs?: number): Promise<void> {
+    if (this.session) return;
+    const s = new Session();
+    s.connect();
+    this.session = s;
+    await this.post('Profiler.enable');
+    if (intervalUs) await this.post('Profiler.setSamplingInterval', { interval: intervalUs });
+    await this.post('Profiler.start');
+  }
+
+  async stop(): Promise<unknown> {
+    if (!this.session) return undefined;
+    const { profile } = (await this.post('Profiler.stop')) as { profile: unknown };
+    this.session.disconnect();
+    this.session = undefined;
+    return profile;
+  }
+
+  private post(method: string, params?: object): Promise<unknown> {
+    return new Promise((resolve, reject) => this.session!.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  }
 }
 
-const profile = profiler();
+const profiler = new Profiler();
+// RIPPLE_APISERVER_CPU_PROFILE=FILE: profile from start to stop (the fleet bench profiles phases through calls instead).
+const profileFile = process.env.RIPPLE_APISERVER_CPU_PROFILE;
+if (profileFile) void profiler.start();
 
 async function answer(server: ApiServer, call: ThreadCall): Promise<unknown> {
   switch (call.method) {
@@ -78,10 +90,16 @@ async function answer(server: ApiServer, call: ThreadCall): Promise<unknown> {
       return server.enableLoadBalancer(call.args[0] as string, call.args[1] as string[] | undefined);
     case 'requestCounts':
       return server.requestCounts();
-    case 'stop':
+    case 'profileStart':
+      return profiler.start(call.args[0]);
+    case 'profileStop':
+      return profiler.stop();
+    case 'stop': {
       await server.stop();
-      await profile?.stop();
+      const profile = await profiler.stop();
+      if (profileFile && profile) writeFileSync(profileFile, JSON.stringify(profile));
       return;
+    }
   }
 }
 

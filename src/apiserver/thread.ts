@@ -36,6 +36,8 @@ export type ThreadCall =
   | { id: number; method: 'addCluster'; args: [string] }
   | { id: number; method: 'enableLoadBalancer'; args: [string, string[] | undefined] }
   | { id: number; method: 'requestCounts'; args: [] }
+  | { id: number; method: 'profileStart'; args: [number | undefined] }
+  | { id: number; method: 'profileStop'; args: [] }
   | { id: number; method: 'stop'; args: [] };
 
 interface WireError {
@@ -152,6 +154,16 @@ class ThreadApiServer implements ApiServer {
 
   requestCounts(): Promise<RequestCounts> {
     return this.call({ id: 0, method: 'requestCounts', args: [] }) as Promise<RequestCounts>;
+  }
+
+  /** startCpuProfile starts the worker thread's CPU profiler (sampling interval in µs). */
+  async startCpuProfile(intervalUs?: number): Promise<void> {
+    await this.call({ id: 0, method: 'profileStart', args: [intervalUs] });
+  }
+
+  /** stopCpuProfile stops it and returns the profile (a .cpuprofile document). */
+  async stopCpuProfile(): Promise<object | undefined> {
+    return (await this.call({ id: 0, method: 'profileStop', args: [] })) as object | undefined;
   }
 
   stop(): Promise<void> {

@@ -306,9 +306,15 @@ export interface HotSpot {
 
 /**
  * PhaseProfile summarizes one phase's CPU profile: self time by function and by file, inclusive time of Ripple's
- * functions, and the share of samples with each src/ component on the stack (idle included in the total).
+ * functions, and the share of samples with each src/ component on the stack (idle included in the total). With the
+ * API server on its own thread, `apiServer` is the same summary of that thread's profile.
  */
-export interface PhaseProfile {
+export interface PhaseProfile extends ThreadProfile {
+  apiServer?: ThreadProfile;
+}
+
+/** ThreadProfile summarizes one thread's profile (see PhaseProfile). */
+export interface ThreadProfile {
   file: string;
   self: HotSpot[];
   selfByFile: HotSpot[];
@@ -316,14 +322,31 @@ export interface PhaseProfile {
   components: HotSpot[];
 }
 
+/** ThreadProfiling is what an API server on its own thread offers (ApiServer.startCpuProfile/stopCpuProfile). */
+interface ThreadProfiling {
+  startCpuProfile?(intervalUs?: number): Promise<void>;
+  stopCpuProfile?(): Promise<object | undefined>;
+}
+
+const SAMPLING_US = 500;
+
 /**
- * PhaseProfiler takes a CPU profile of one bench phase through the inspector (same process, no restart), writes it
- * as DIR/<name>.cpuprofile (open it in Chrome DevTools) and summarizes where the time went.
+ * PhaseProfiler takes a CPU profile of one bench phase through the inspector (same process, no restart) — of the
+ * control plane's thread and, when the API server runs on a thread of its own, of that thread too — writes them as
+ * DIR/<name>.cpuprofile and DIR/<name>-apiserver.cpuprofile (open them in Chrome DevTools) and summarizes where the
+ * time went.
  */
 export class PhaseProfiler {
   private session: Session | undefined;
+  private threadProfiling = false;
+  private apiServer: ThreadProfiling | undefined;
 
   constructor(private readonly dir: string | undefined) {}
+
+  /** attach profiles the API server's own thread too, when it has one. */
+  attach(apiServer: ThreadProfiling): void {
+    this.apiServer = apiServer;
+  }
 
   /** begin starts profiling (nothing when no directory was given). */
   async begin(): Promise<void> {
@@ -332,11 +355,15 @@ export class PhaseProfiler {
     this.session = new Session();
     this.session.connect();
     await this.session.post('Profiler.enable');
-    await this.session.post('Profiler.setSamplingInterval', { interval: 500 });
+    await this.session.post('Profiler.setSamplingInterval', { interval: SAMPLING_US });
     await this.session.post('Profiler.start');
+    if (this.apiServer?.startCpuProfile) {
+      await this.apiServer.startCpuProfile(SAMPLING_US);
+      this.threadProfiling = true;
+    }
   }
 
-  /** end stops profiling, writes the profile and returns the top self-time functions (undefined when off). */
+  /** end stops profiling, writes the profiles and returns the top self-time functions (undefined when off). */
   async end(name: string, top = 15): Promise<PhaseProfile | undefined> {
     const s = this.session;
     if (!s || !this.dir) return undefined;
@@ -346,42 +373,57 @@ export class PhaseProfiler {
     s.disconnect();
     const file = join(this.dir, `${name}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
-    const where = (url: string) => url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/src\//, 'src/').replace(/^file:\/\//, '');
-    const parent = new Map<number, ProfileNode>();
-    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n);
-    const self = new Map<string, number>();
-    const files = new Map<string, number>();
-    const inclusive = new Map<string, number>();
-    const components = new Map<string, number>();
-    let total = 0;
-    for (const n of profile.nodes) {
-      const h = n.hitCount ?? 0;
-      if (h === 0) continue;
-      total += h;
-      const f = where(n.callFrame.url);
-      const fn = n.callFrame.functionName || '(anonymous)';
-      self.set(f ? `${fn} ${f}` : fn, (self.get(f ? `${fn} ${f}` : fn) ?? 0) + h);
-      files.set(f || fn, (files.get(f || fn) ?? 0) + h);
-      // Inclusive: every Ripple function and component on the sample's stack, once per sample.
-      const fns = new Set<string>();
-      const comps = new Set<string>();
-      for (let cur: ProfileNode | undefined = n; cur; cur = parent.get(cur.id)) {
-        const u = where(cur.callFrame.url);
-        const m = /^src\/([^/]+)\//.exec(u);
-        if (!m) continue;
-        comps.add(m[1]);
-        fns.add(`${cur.callFrame.functionName || '(anonymous)'} ${u}`);
+    const result: PhaseProfile = summarizeProfile(profile, file, top);
+    if (this.threadProfiling) {
+      this.threadProfiling = false;
+      const other = (await this.apiServer!.stopCpuProfile!()) as { nodes: ProfileNode[] } | undefined;
+      if (other) {
+        const otherFile = join(this.dir, `${name}-apiserver.cpuprofile`);
+        writeFileSync(otherFile, JSON.stringify(other));
+        result.apiServer = summarizeProfile(other, otherFile, top);
       }
-      for (const k of fns) inclusive.set(k, (inclusive.get(k) ?? 0) + h);
-      for (const k of comps) components.set(k, (components.get(k) ?? 0) + h);
     }
-    const rank = (m: Map<string, number>, k = top) =>
-      [...m]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, k)
-        .map(([fn, h]) => ({ fn, pct: Math.round((1000 * h) / Math.max(1, total)) / 10 }));
-    return { file, self: rank(self), selfByFile: rank(files), inclusive: rank(inclusive, 25), components: rank(components, 20) };
+    return result;
   }
+}
+
+/** summarizeProfile ranks a profile's samples (see PhaseProfile). */
+function summarizeProfile(profile: { nodes: ProfileNode[] }, file: string, top: number): ThreadProfile {
+  const where = (url: string) => url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/src\//, 'src/').replace(/^file:\/\//, '');
+  const parent = new Map<number, ProfileNode>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n);
+  const self = new Map<string, number>();
+  const files = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  const components = new Map<string, number>();
+  let total = 0;
+  for (const n of profile.nodes) {
+    const h = n.hitCount ?? 0;
+    if (h === 0) continue;
+    total += h;
+    const f = where(n.callFrame.url);
+    const fn = n.callFrame.functionName || '(anonymous)';
+    self.set(f ? `${fn} ${f}` : fn, (self.get(f ? `${fn} ${f}` : fn) ?? 0) + h);
+    files.set(f || fn, (files.get(f || fn) ?? 0) + h);
+    // Inclusive: every Ripple function and component on the sample's stack, once per sample.
+    const fns = new Set<string>();
+    const comps = new Set<string>();
+    for (let cur: ProfileNode | undefined = n; cur; cur = parent.get(cur.id)) {
+      const u = where(cur.callFrame.url);
+      const m = /^src\/([^/]+)\//.exec(u);
+      if (!m) continue;
+      comps.add(m[1]);
+      fns.add(`${cur.callFrame.functionName || '(anonymous)'} ${u}`);
+    }
+    for (const k of fns) inclusive.set(k, (inclusive.get(k) ?? 0) + h);
+    for (const k of comps) components.set(k, (components.get(k) ?? 0) + h);
+  }
+  const rank = (m: Map<string, number>, k = top) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([fn, h]) => ({ fn, pct: Math.round((1000 * h) / Math.max(1, total)) / 10 }));
+  return { file, self: rank(self), selfByFile: rank(files), inclusive: rank(inclusive, 25), components: rank(components, 20) };
 }
 
 /** apiServerThread reads RIPPLE_FLEET_BENCH_API_THREAD: 'worker' (default, as `ripple up` runs) or 'main'. */

@@ -213,6 +213,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
   let probes: StageProbes | undefined;
   try {
     f = await startFleet(n, log);
+    prof.attach(f.embedded.server);
     const fleet = f;
     for (const o of scenarioObjects()) await fleet.embedded.mgmt.apply(o, { fieldManager: FIELD_MANAGER, force: true });
     const reports = await waitForReports(fleet.embedded.mgmt, n, 30_000);
