@@ -143,7 +143,8 @@ export function renderReport(input: ReportInput): { markdown: string; plots: Rec
   const markdown = `# Fleet scale report
 
 How Ripple behaves as the fleet grows, measured on one machine with \`ripple up\`'s own stack (embedded API server
-with virtual clusters and the whole control plane in one process, SQLite durability \`process\`).
+with virtual clusters on a worker thread of its own and the whole control plane on the main thread, in one process;
+SQLite durability \`process\`).
 
 Regenerate it with one command: \`${input.command}\` (it runs the fleet bench for each size and rewrites this page and
 its plots; sizes: \`RIPPLE_SCALE_SIZES\`, e.g. \`10x100,100x100,1000x10\`).
