@@ -201,7 +201,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 const { startApiServer } = await import(${JSON.stringify(index)});
 const dir = mkdtempSync(join(tmpdir(), 'ripple-mem-'));
-const server = await startApiServer({ dataDir: dir, clusters: ['warm'], simulators: ${JSON.stringify(simulators)} });
+const server = await startApiServer({ dataDir: dir, clusters: ['warm'], simulators: ${JSON.stringify(simulators)}, plainHttp: true });
 async function use(name) {
   const c = server.cluster(name);
   const get = async (p, accept = 'application/json') => (await fetch(c.httpServer + p, { headers: { authorization: 'Bearer ' + c.token, accept } })).text();
@@ -258,6 +258,8 @@ export async function bench(): Promise<Record<string, unknown>> {
     targets: TARGETS,
     vs_anchor: {
       parCreate_x: ratio(main.parCreate_per_s, ANCHORS.parCreate_per_s),
+      // Issue 22's comparison: fsync before answering, as etcd does (target ≥ 2×).
+      parCreate_power_x: ratio(runs['https, durability=power (fsync)'].parCreate_per_s, ANCHORS.parCreate_per_s),
       watch_p50_x_faster: typeof main.watch_p50_ms === 'number' ? +(ANCHORS.watch_p50_ms / main.watch_p50_ms).toFixed(2) : null,
       list2300_x_faster: typeof main.list2300_ms === 'number' ? +(ANCHORS.list2300_ms / main.list2300_ms).toFixed(2) : null,
     },
