@@ -665,9 +665,11 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
     // A patch addressing an old resourceVersion is a precondition that fails; none means "the current one".
     if (pm.resourceVersion === undefined || pm.resourceVersion === '') pm.resourceVersion = String(cur.rv);
   }
-  // A status write of a custom resource keeps only status (and resourceVersion, managedFields) of what it decodes
-  // (updateObject): defaulting and pruning the rest — an EventReport's 100 KB spec — would be thrown away.
-  const decodeFrom = scope.subresource === 'status' && !desc.builtin ? statusPart(patched) : patched;
+  // A status apply of a custom resource keeps only status (and resourceVersion, managedFields) of what it decodes
+  // (updateObject): defaulting and pruning the rest — an EventReport's 100 KB spec — would be thrown away. Apply
+  // only: its typed merge already refused undeclared fields anywhere in the body, whereas a merge or JSON patch of
+  // /status may carry unknown spec fields that strict field validation must still report.
+  const decodeFrom = type === 'apply' && scope.subresource === 'status' && !desc.builtin ? statusPart(patched) : patched;
   const obj = decodeObject(scope, decodeFrom, o, scope.subresource);
   obj.metadata!.name ??= name;
   ensureNamespace(scope, obj.metadata!);

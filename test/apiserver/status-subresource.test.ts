@@ -81,6 +81,11 @@ test('status apply on a custom resource: status defaulted and pruned, spec, gene
   assert.deepEqual(merged.status, { phase: 'Done', level: 1 });
   assert.deepEqual(merged.spec, { blob, size: 'small' });
   assert.equal(merged.metadata.generation, gen);
+  // Strict field validation still sees an unknown field a /status merge patch carries outside status.
+  await assert.rejects(
+    c.patch({ ...W, namespace: 'default', name: 'w1' }, 'merge', { spec: { bogus: 1 }, status: { phase: 'Again' } }, { subresource: 'status', fieldValidation: 'Strict' }),
+    /unknown field "spec.bogus"/,
+  );
   const got = await c.get<KubeObject & { spec: unknown; status: unknown }>({ ...W, namespace: 'default', name: 'w1' });
   assert.deepEqual([got.spec, got.status], [merged.spec, merged.status]);
 });
