@@ -189,6 +189,23 @@ export function decodeBody(buf: Buffer, contentType: string | undefined, { yamlA
   const type = (contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
   const text = buf.toString('utf8');
   const isYaml = type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'text/yaml';
+  // A JSON object (what clients send, apply bodies included): V8's parser does not recurse, so parse it first and
+  // measure the result's depth; the text is scanned for the offending bracket only when the result is too deep. A
+  // body that does not parse takes the path below (depth first, then the parse error), as before.
+  if (text.charCodeAt(0) === 123 /* { */ && type !== 'application/vnd.kubernetes.protobuf' && type !== 'application/cbor') {
+    let doc: unknown;
+    let parsed = true;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      parsed = false;
+    }
+    if (parsed) {
+      const d = depthOf(doc, maxDepth);
+      if (d !== undefined) throw tooDeep(nestingError(text, maxDepth) ?? d);
+      return doc;
+    }
+  }
   const deep = type === 'application/vnd.kubernetes.protobuf' ? undefined : nestingError(text, maxDepth);
   if (deep !== undefined) throw tooDeep(deep);
   if (isYaml && yamlAllowed) {
@@ -257,8 +274,10 @@ export function queryBool(url: URL, name: string): boolean {
 
 /** sendJsonText writes a JSON body given as text. */
 export function sendJsonText(res: ServerResponse, code: number, text: string, contentType = 'application/json', headers: Record<string, string | string[]> = {}): void {
-  res.writeHead(code, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  // Encoded once: Content-Length from the bytes, not from a separate UTF-8 length scan of (often large) text.
+  const body = Buffer.from(text, 'utf8');
+  res.writeHead(code, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Content-Length': body.length, ...headers });
+  res.end(body);
 }
 
 /** sendStatus writes a Status error. */

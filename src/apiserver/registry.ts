@@ -665,10 +665,22 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
     // A patch addressing an old resourceVersion is a precondition that fails; none means "the current one".
     if (pm.resourceVersion === undefined || pm.resourceVersion === '') pm.resourceVersion = String(cur.rv);
   }
-  const obj = decodeObject(scope, patched, o, scope.subresource);
+  // A status apply of a custom resource keeps only status (and resourceVersion, managedFields) of what it decodes
+  // (updateObject): defaulting and pruning the rest — an EventReport's 100 KB spec — would be thrown away. Apply
+  // only: its typed merge already refused undeclared fields anywhere in the body, whereas a merge or JSON patch of
+  // /status may carry unknown spec fields that strict field validation must still report.
+  const decodeFrom = type === 'apply' && scope.subresource === 'status' && !desc.builtin ? statusPart(patched) : patched;
+  const obj = decodeObject(scope, decodeFrom, o, scope.subresource);
   obj.metadata!.name ??= name;
   ensureNamespace(scope, obj.metadata!);
   return { ...updateObject(scope, cur, obj, o, { fieldsTracked: type === 'apply', isPatch: true }), created: false };
+}
+
+// statusPart is what a status write of a custom resource takes from the patched object.
+function statusPart(o: KubeObject): KubeObject {
+  const out: Record<string, unknown> = {};
+  for (const k of ['apiVersion', 'kind', 'metadata', 'status']) if (k in o) out[k] = (o as Record<string, unknown>)[k];
+  return out as KubeObject;
 }
 
 // Go: the apply handler requires the applied object to name the same kind and object.

@@ -31,12 +31,12 @@ export function findCollisions(
   const claimed = new Map<string, string>();
   for (const e of events) {
     if (e.action !== 'create' || e.issues.length > 0) continue;
-    for (const o of [...(e.profile ? [e.profile] : []), ...e.objects]) {
+    for (const o of e.profile ? [e.profile, ...e.objects] : e.objects) {
       const key = objectKeyOf(o);
-      const what = `${o.kind} ${o.metadata.namespace ? o.metadata.namespace + '/' : ''}${o.metadata.name}`;
+      const what = () => `${o.kind} ${o.metadata.namespace ? o.metadata.namespace + '/' : ''}${o.metadata.name}`;
       const first = claimed.get(key);
       if (first !== undefined && first !== e.id) {
-        out.set(e.id, issue('NameCollision', `${what} is generated for both event ${first} and event ${e.id}: make profileNameFormat/nameFormat unique per event`));
+        out.set(e.id, issue('NameCollision', `${what()} is generated for both event ${first} and event ${e.id}: make profileNameFormat/nameFormat unique per event`));
         break;
       }
       claimed.set(key, e.id);
@@ -54,7 +54,7 @@ export function findCollisions(
         // A generator output and an instantiated copy never share a name legitimately.
         (cur.metadata.labels?.[EventTriggerLabels.fromGenerator] ?? '') === (o.metadata.labels?.[EventTriggerLabels.fromGenerator] ?? '');
       if (!ours) {
-        out.set(e.id, issue('NameCollision', `${what} for event ${e.id} already exists and belongs to ${describeOwner(cur)}; it is left unchanged`));
+        out.set(e.id, issue('NameCollision', `${what()} for event ${e.id} already exists and belongs to ${describeOwner(cur)}; it is left unchanged`));
         break;
       }
     }

@@ -323,6 +323,26 @@ describe('event manager on the embedded API server', () => {
     await h.setClusterLabels('other', 'o1', { env: 'other' });
   });
 
+  test('our own writes do not wake the pair again, anyone else\'s change to a generated object does: edited or deleted, it is restored', async () => {
+    await h.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'own-cm', annotations: { 'projectsveltos.io/instantiate': 'true' } }, data: { k: 'n: {{ .Resource.metadata.name }}' } });
+    await h.putReport({ namespace: 'other', name: 'o1' }, 'own', [svc('x', 'one')]);
+    await h.apply({
+      ...ET,
+      metadata: { name: 'own' },
+      spec: { sourceClusterSelector: { matchLabels: { env: 'other' } }, eventSourceName: 'own', oneForEvent: true, policyRefs: [{ kind: 'ConfigMap', namespace: 'default', name: 'own-cm' }] },
+    });
+    const [m] = await until('instantiated', () => instantiated('own'), (l) => l.length === 1 && l[0].data?.k === 'n: one');
+    const hashKey = Object.keys(m.metadata.annotations ?? {}).find((k) => k.endsWith('/hash'))!;
+    assert.ok(hashKey, 'the instantiated copy carries its content hash');
+    // Someone rewrites it, hash annotation included: the pair is woken and puts its content back.
+    await h.mgmt.patch({ ...CM, namespace: 'projectsveltos', name: m.metadata.name }, 'merge', { data: { k: 'tampered' }, metadata: { annotations: { [hashKey]: 'x' } } });
+    await until('restored after an edit', () => instantiated('own'), (l) => l.length === 1 && l[0].data?.k === 'n: one' && l[0].metadata.annotations?.[hashKey] === m.metadata.annotations?.[hashKey]);
+    // Someone deletes it: recreated.
+    await h.mgmt.delete({ ...CM, namespace: 'projectsveltos', name: m.metadata.name });
+    await until('recreated after a delete', () => instantiated('own'), (l) => l.length === 1 && l[0].data?.k === 'n: one' && l[0].metadata.uid !== m.metadata.uid);
+    await deleteTrigger('own');
+  });
+
   test('Secrets: instantiated with the cluster-profile type; a Secret of another type is refused with the reason', async () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     await h.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'default', name: 'cred', annotations: { 'projectsveltos.io/instantiate': 'true' } }, type: 'addons.projectsveltos.io/cluster-profile', data: { 's.yaml': b64('user: {{ .Resource.metadata.name }}') } });

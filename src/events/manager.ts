@@ -223,6 +223,10 @@ class Manager {
   /** Per report `ns/name`: its collected documents as last decoded, so a new version decodes only what changed. */
   private readonly reportDocuments = new Map<string, Map<string, GoMap>>();
   private readonly clusterJSON = new WeakMap<object, string>();
+  /** Generated objects (`kind/ns/name`) → resourceVersion of our last write, until the watch delivers it. */
+  private readonly ownWrites = new Map<string, OwnWrite>();
+  /** Per report `ns/name`: the signature (reportSignature) and normalisation of the version last read. */
+  private readonly lastReport = new Map<string, { sig: string; normalized: EventReport | undefined }>();
 
   private readonly tenants: TenantDirectory;
 
@@ -388,30 +392,62 @@ class Manager {
         wake(r);
         this.reportStates.delete(`${r.metadata.namespace}/${r.metadata.name}`);
         this.reportDocuments.delete(`${r.metadata.namespace ?? ''}/${r.metadata.name}`);
+        this.lastReport.delete(`${r.metadata.namespace ?? ''}/${r.metadata.name}`);
         this.reportSeenAt.delete(`${r.metadata.namespace}/${r.metadata.name}`);
       },
     };
   }
 
+  private wakeOwner(o: { metadata: { labels?: Record<string, string> } }): void {
+    const owner = ownerOfLabels(o.metadata.labels);
+    if (owner) this.controller.enqueue(keyC(owner.trigger, makeClusterKey(owner.cluster.type, owner.cluster.namespace, owner.cluster.name)));
+  }
+
   private generatedHandlers() {
-    const wake = (o: Obj) => {
-      const owner = ownerOfLabels(o.metadata.labels);
-      if (owner) this.controller.enqueue(keyC(owner.trigger, makeClusterKey(owner.cluster.type, owner.cluster.namespace, owner.cluster.name)));
+    const wake = (o: Obj) => this.wakeOwner(o);
+    // Our own write coming back through the watch is what the reconcile that wrote it already planned for: waking
+    // the pair again would only re-plan to a no-op. While our apply is in flight (the watch often delivers it before
+    // the response), a version carrying the hash we are writing is held back and judged once the response names
+    // our resourceVersion (see execute); afterwards only that exact version is ours. Anyone else's change wakes it.
+    const changed = (o: Obj) => {
+      const k = generatedKey(o);
+      const own = this.ownWrites.get(k);
+      if (own !== undefined) {
+        const rv = o.metadata.resourceVersion ?? '';
+        if (own.rv === undefined) {
+          if (own.hash !== undefined && o.metadata.annotations?.[RippleAnnotations.hash] === own.hash) {
+            own.held.push(rv);
+            return;
+          }
+        } else {
+          this.ownWrites.delete(k);
+          if (own.rv === rv) return;
+        }
+      }
+      wake(o);
+    };
+    const gone = (o: Obj) => {
+      this.ownWrites.delete(generatedKey(o));
+      wake(o);
     };
     // The add-on deployer's status writes on generated ClusterProfiles change nothing the manager generates.
-    return { onAdd: wake, onUpdate: (o: Obj, n: Obj) => !onlyStatusChanged(o, n) && wake(n), onDelete: wake };
+    return { onAdd: changed, onUpdate: (o: Obj, n: Obj) => !onlyStatusChanged(o, n) && changed(n), onDelete: gone, onOwnedChange: changed };
   }
 
   private sourceHandlers(kind: SourceKind) {
     const generated = this.generatedHandlers();
     const wake = (o: Obj) => {
-      if (o.metadata.namespace === this.namespace && ownerOfLabels(o.metadata.labels)) generated.onAdd(o);
+      if (o.metadata.namespace === this.namespace && ownerOfLabels(o.metadata.labels)) generated.onOwnedChange(o);
       for (const pair of this.deps.get(sourceKey(kind, o.metadata.namespace ?? '', o.metadata.name)) ?? []) {
         const [t, c] = splitPair(pair);
         this.controller.enqueue(keyC(t, c));
       }
     };
-    return { onAdd: wake, onUpdate: (_o: Obj, n: Obj) => wake(n), onDelete: wake };
+    const removed = (o: Obj) => {
+      if (o.metadata.namespace === this.namespace && ownerOfLabels(o.metadata.labels)) this.ownWrites.delete(generatedKey(o));
+      wake(o);
+    };
+    return { onAdd: wake, onUpdate: (_o: Obj, n: Obj) => wake(n), onDelete: removed };
   }
 
   private onClusterEvent(e: ClusterEvent): void {
@@ -467,8 +503,22 @@ class Manager {
     const raw = this.er.cache.get(ns, name);
     if (!raw) return undefined;
     if (!this.normalizedReports.has(raw)) {
-      const n = normalizeAs('EventReport', raw);
-      this.normalizedReports.set(raw, n.ok ? (n.object as EventReport) : undefined);
+      // A version that differs from the last one read only in status or bookkeeping metadata (the agent's
+      // WaitingForDelivery, our Processed: same uid and generation, hence the same spec) is the same report to a
+      // pair: reuse its normalisation (a full schema check of the ~100 KB resources blob) and, being the same
+      // object, its decoded events.
+      const key = `${ns}/${name}`;
+      const sig = reportSignature(raw);
+      const last = this.lastReport.get(key);
+      let normalized: EventReport | undefined;
+      if (last && sig !== undefined && last.sig === sig) normalized = last.normalized;
+      else {
+        const n = normalizeAs('EventReport', raw);
+        normalized = n.ok ? (n.object as EventReport) : undefined;
+      }
+      this.normalizedReports.set(raw, normalized);
+      if (sig !== undefined) this.lastReport.set(key, { sig, normalized });
+      else this.lastReport.delete(key);
     }
     return this.normalizedReports.get(raw) ?? 'invalid';
   }
@@ -536,12 +586,12 @@ class Manager {
 
   /** outputClusters lists the cluster keys a trigger still has generated objects for. */
   private outputClusters(trigger: string): Set<string> {
+    // From the owner index's values (`<trigger>|<clusterKey>`, one per pair with outputs), not by visiting every
+    // generated object: a trigger over 100 clusters × 100 resources owns 20,000 of them.
     const out = new Set<string>();
+    const prefix = `${trigger}|`;
     for (const i of [this.cp, this.cm, this.secret]) {
-      for (const o of i.cache.byIndex(TRIGGER_INDEX, trigger)) {
-        const owner = ownerOfLabels(o.metadata.labels);
-        if (owner) out.add(makeClusterKey(owner.cluster.type, owner.cluster.namespace, owner.cluster.name));
-      }
+      for (const v of i.cache.indexValues(OWNER_INDEX)) if (v.startsWith(prefix)) out.add(v.slice(prefix.length));
     }
     return out;
   }
@@ -939,7 +989,7 @@ class Manager {
     now: number,
   ): { retain: string[]; requeueAfter: number } | undefined {
     const n = this.emptyReports(src.view!);
-    const outputs = [...observed.profiles, ...observed.objects].map(eventIdOf).filter((id) => !id.startsWith('cloudevent:'));
+    const outputs = !empty || n <= 1 ? [] : [...observed.profiles, ...observed.objects].map(eventIdOf).filter((id) => !id.startsWith('cloudevent:'));
     if (!empty || n <= 1 || outputs.length === 0) {
       this.emptySeen.delete(pair);
       return undefined;
@@ -997,7 +1047,18 @@ class Manager {
     };
     const apply = (a: (typeof p.applies)[number]) =>
       run(async () => {
-        const written = await this.client.apply<GeneratedObject>(a.object, { fieldManager: this.fieldManager, force: true });
+        const k = generatedKey(a.object);
+        const own: OwnWrite = { hash: a.object.metadata.annotations?.[RippleAnnotations.hash], held: [] };
+        this.ownWrites.set(k, own);
+        let written: GeneratedObject;
+        try {
+          written = await this.client.apply<GeneratedObject>(a.object, { fieldManager: this.fieldManager, force: true });
+        } catch (e) {
+          if (this.ownWrites.get(k) === own) this.ownWrites.delete(k);
+          if (own.held.length > 0) this.wakeOwner(a.object);
+          throw e;
+        }
+        this.settleOwnWrite(k, own, written);
         this.metrics?.writes.inc({ kind: a.object.kind, action: a.reason });
         if (a.object.kind === 'ClusterProfile' && written.metadata.generation !== undefined) {
           this.writtenGenerations.set(objectKeyOf(a.object), written.metadata.generation);
@@ -1026,6 +1087,20 @@ class Manager {
     await Promise.all(p.deletes.filter((d) => d.kind === 'ClusterProfile').map(del));
     await Promise.all(p.deletes.filter((d) => d.kind !== 'ClusterProfile').map(del));
     return issues;
+  }
+
+  // settleOwnWrite records the resourceVersion our apply produced: versions held back while it was in flight that are
+  // not ours wake the pair now; if ours already came through the watch, nothing is left to wait for.
+  private settleOwnWrite(k: string, own: OwnWrite, written: GeneratedObject): void {
+    if (this.ownWrites.get(k) !== own) return;
+    const rv = written.metadata.resourceVersion;
+    if (!rv || own.held.some((h) => h !== rv)) {
+      this.ownWrites.delete(k);
+      if (own.held.length > 0) this.wakeOwner(written);
+      return;
+    }
+    if (own.held.length > 0) this.ownWrites.delete(k);
+    else own.rv = rv;
   }
 
   private setResult(trigger: string, src: TriggerSource | undefined, r: PairResult): void {
@@ -1251,6 +1326,29 @@ function dedupe(xs: string[]): string[] {
 }
 
 /** syncedOrAbsent resolves when an informer has listed once, or its kind is not installed (nothing to wait for). */
+/** OwnWrite is one apply of a generated object: its hash annotation, versions held back in flight, then its rv. */
+interface OwnWrite {
+  hash: string | undefined;
+  held: string[];
+  rv?: string;
+}
+
+function generatedKey(o: { kind?: string; metadata: { namespace?: string; name: string } }): string {
+  return `${o.kind ?? ''}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+}
+
+/**
+ * reportSignature identifies what a pair reads of an EventReport version apart from its spec: uid and generation
+ * (the API server bumps generation on every spec change, so equal generations of one uid carry the same spec), plus
+ * the metadata read directly (labels, annotations, deletionTimestamp). Versions with equal signatures normalise
+ * alike for a pair; status is not read. Undefined (no reuse) without a uid or a generation.
+ */
+function reportSignature(raw: Obj): string | undefined {
+  const m = raw.metadata;
+  if (!m.uid || m.generation === undefined) return undefined;
+  return `${m.uid}|${m.generation}|${m.deletionTimestamp ?? ''}|${JSON.stringify(m.labels ?? {})}|${JSON.stringify(m.annotations ?? {})}`;
+}
+
 async function syncedOrAbsent(i: InformerView<Obj>): Promise<void> {
   for (;;) {
     if (i.hasSynced() || i.state === 'waiting-for-kind' || i.state === 'stopped') return;

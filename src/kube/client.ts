@@ -383,15 +383,22 @@ export class KubeClient {
         else reject(err);
       };
     });
-    let buf = '';
+    // Pieces of the line being received: a large event (an EventReport with collected resources) spans many chunks,
+    // and only the new chunk needs searching for its end.
+    const partial: string[] = [];
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {
-      buf += chunk;
+      let from = 0;
       let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (line.trim() === '' || stopped) continue;
+      while ((nl = chunk.indexOf('\n', from)) >= 0) {
+        let line = chunk.slice(from, nl);
+        from = nl + 1;
+        if (partial.length > 0) {
+          partial.push(line);
+          line = partial.join('');
+          partial.length = 0;
+        }
+        if (stopped || line.trim() === '') continue;
         let ev: { type?: string; object?: unknown };
         try {
           ev = JSON.parse(line) as typeof ev;
@@ -419,6 +426,7 @@ export class KubeClient {
           return;
         }
       }
+      if (from < chunk.length) partial.push(from === 0 ? chunk : chunk.slice(from));
     });
     response.once('end', () => settle());
     response.once('aborted', () => settle(this.transport.classify(Object.assign(new Error('watch connection lost'), { code: 'ECONNRESET' }))));

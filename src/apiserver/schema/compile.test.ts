@@ -205,3 +205,16 @@ test('maxLength and minLength count characters as Go counts runes: a surrogate p
   // A long string without limits is not counted (nor refused).
   assert.deepEqual(c.validate({ b: 'x'.repeat(1_000_000) }), []);
 });
+
+test('format byte: base64 (large blobs too, first time and again) is valid, anything else is refused', () => {
+  const c = compileSchema({ type: 'object', properties: { data: { type: 'string', format: 'byte' } } });
+  const errs = (data: string) => c.validate({ data }).map(fieldErrorString);
+  for (const ok of ['', 'QUJD', 'QUI=', 'QQ==']) assert.deepEqual(errs(ok), [], ok);
+  for (const bad of ['QUJ', 'Q===', 'QU=D', 'QU JD']) assert.equal(errs(bad).length, 1, bad);
+  const big = Buffer.from('y'.repeat(60_000)).toString('base64');
+  assert.deepEqual(errs(big), []);
+  assert.deepEqual(errs(String(big)), []);
+  const broken = big.slice(0, 500) + '-' + big.slice(501);
+  assert.equal(errs(broken).length, 1);
+  assert.equal(errs(broken).length, 1);
+});

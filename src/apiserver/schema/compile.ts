@@ -88,13 +88,29 @@ function schemaTypes(s: JSONSchemaProps): string[] {
   return s.type ? [s.type] : [];
 }
 
+// The last large strings found to be base64: each write of an object with a collected-resources blob (an EventReport's
+// status updates, its next version) usually carries the same blob, and comparing equal strings is far cheaper than
+// scanning hundreds of KB again.
+const validBase64 = new Set<string>();
+const REMEMBER_BASE64_FROM = 4096;
+
+function isBase64(s: string): boolean {
+  if (s.length >= REMEMBER_BASE64_FROM && validBase64.has(s)) return true;
+  const ok = s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s);
+  if (ok && s.length >= REMEMBER_BASE64_FROM) {
+    if (validBase64.size >= 4) validBase64.clear();
+    validBase64.add(s);
+  }
+  return ok;
+}
+
 // Formats apiextensions keeps (StripUnsupportedFormatsPostProcess drops every other format before validating).
 const FORMAT_CHECKS: Record<string, (s: string) => boolean> = {
   'date-time': isDateTime,
   datetime: isDateTime,
   date: (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)),
   duration: (s) => /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$|^0$/.test(s) || /^\d+\s*(ns|us|ms|s|m|h|d|w|nanoseconds?|microseconds?|milliseconds?|seconds?|minutes?|hours?|days?|weeks?)$/i.test(s),
-  byte: (s) => /^[A-Za-z0-9+/]*={0,2}$/.test(s) && s.length % 4 === 0,
+  byte: isBase64,
   uuid: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(s),
   uuid3: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(s),
   uuid4: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i.test(s),
