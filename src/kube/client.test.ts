@@ -263,6 +263,24 @@ describe('KubeClient', () => {
     assert.equal(events[0].object.kind, 'ConfigMap');
   });
 
+  test('watch: metadataOnly streams PartialObjectMetadata (labels kept, data left out)', async () => {
+    const start = await client.list({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default' });
+    const events: WatchEvent[] = [];
+    const w = await client.watch({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default', resourceVersion: start.resourceVersion, labelSelector: 'watch=meta', metadataOnly: true }, (e) => events.push(e));
+    await client.create(cm('m1', { a: 'x'.repeat(1000) }, { watch: 'meta' }));
+    await client.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'm1' });
+    const deadline = Date.now() + 5000;
+    while (events.filter((e) => e.type !== 'BOOKMARK').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    w.stop();
+    await w.done;
+    const seen = events.filter((e) => e.type !== 'BOOKMARK');
+    assert.deepEqual(seen.map((e) => `${e.type}:${e.object.kind}:${e.object.apiVersion}:${e.object.metadata.name}:${e.object.metadata.labels?.watch}`), [
+      'ADDED:PartialObjectMetadata:meta.k8s.io/v1:m1:meta',
+      'DELETED:PartialObjectMetadata:meta.k8s.io/v1:m1:meta',
+    ]);
+    assert.equal((seen[0].object as { data?: unknown }).data, undefined);
+  });
+
   test('watch: events larger than a network chunk arrive whole, and small ones after them too', async () => {
     const start = await client.list({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default' });
     const events: WatchEvent[] = [];

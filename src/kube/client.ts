@@ -110,6 +110,9 @@ export interface WatchOptions extends ListOptions {
   timeoutSeconds?: number;
   /** Aborts opening the watch (use Watch.stop() once it is open). */
   signal?: AbortSignal;
+  /** Ask for metadata only (kube's PartialObjectMetadata, as client-go's metadata informers do): events then carry
+   * apiVersion meta.k8s.io/v1, kind PartialObjectMetadata and the object's metadata — cheap for large objects. */
+  metadataOnly?: boolean;
 }
 
 /** Watch is an open watch stream. */
@@ -370,6 +373,7 @@ export class KubeClient {
         allowWatchBookmarks: opts.allowWatchBookmarks === false ? undefined : 'true',
         timeoutSeconds: opts.timeoutSeconds,
       },
+      accept: opts.metadataOnly ? 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' : undefined,
       signal: opts.signal,
     });
     let stopped = false;

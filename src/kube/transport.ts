@@ -46,6 +46,8 @@ export interface HttpRequest {
   body?: unknown;
   /** Content-Type of the body (default application/json). */
   contentType?: string;
+  /** Accept header (default application/json). */
+  accept?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -186,7 +188,7 @@ export class Transport {
   }
 
   private async headersFor(auth: AuthState, req: HttpRequest, body: Buffer | undefined): Promise<OutgoingHttpHeaders> {
-    const headers: OutgoingHttpHeaders = { Accept: 'application/json', 'User-Agent': this.userAgent, ...auth.headers };
+    const headers: OutgoingHttpHeaders = { Accept: req.accept ?? 'application/json', 'User-Agent': this.userAgent, ...auth.headers };
     if (auth.dynamic) {
       const o: RequestOptions = {};
       await this.authConfig().applyToHTTPSOptions(o);

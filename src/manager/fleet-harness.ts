@@ -219,7 +219,9 @@ export class StageProbes {
     const none = 'ripple.dev/fleet-bench-none=x';
     const open = async (gvk: { apiVersion: string; kind: string }, namespace: string | undefined, key: (o: KubeObject) => string | undefined) => {
       const { resourceVersion } = await mgmt.list(gvk, { namespace, labelSelector: none });
-      const w = await mgmt.watch<KubeObject>(gvk, { namespace, resourceVersion, allowWatchBookmarks: false }, (ev) => {
+      // Metadata only: the probe needs labels, and a full EventReport (~100 collected resources) per event would be
+      // bench overhead counted in the CPU per event.
+      const w = await mgmt.watch<KubeObject>(gvk, { namespace, resourceVersion, allowWatchBookmarks: false, metadataOnly: true }, (ev) => {
         if (ev.type === 'BOOKMARK') return;
         const k = key(ev.object);
         if (k !== undefined) p.hit(k);
