@@ -1,7 +1,7 @@
 // The embedded API server: one loopback HTTP listener serving many virtual clusters under /clusters/NAME, each
 // with its own bearer token, state (durable in DIR/state.db) and controllers; DIR/kubeconfig has one context each.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
@@ -109,6 +109,10 @@ export interface ApiServer {
   readonly dataDir: string;
   /** Path of the kubeconfig with one context per cluster. */
   readonly kubeconfigPath: string;
+  /** A Unix socket in the data directory (mode 0600) serving the same clusters over plain HTTP, for clients in this
+   * process (src/kube's local endpoints): no TLS and no TCP stack on every request. Undefined when the path would
+   * be too long for a socket. Bearer tokens are still required. */
+  readonly socketPath: string | undefined;
   /** clusters lists the served cluster names. */
   clusters(): string[];
   /** cluster returns the server URL and token of one cluster. */
@@ -171,6 +175,8 @@ class EmbeddedApiServer implements ApiServer {
   private http!: Server;
   private https!: HttpsServer;
   private listener!: NetServer;
+  private local: NetServer | undefined;
+  socketPath: string | undefined;
   private readonly sockets = new Set<Socket>();
   readonly caCertificate: string;
   private readonly tlsKey: string;
@@ -420,6 +426,34 @@ class EmbeddedApiServer implements ApiServer {
     }
     this.port = (this.listener.address() as AddressInfo).port;
     this.store.setMeta('port', String(this.port));
+    await this.listenLocal();
+  }
+
+  /** listenLocal serves plain HTTP on DIR/api.sock (see ApiServer.socketPath); one process per data directory owns it. */
+  private async listenLocal(): Promise<void> {
+    const path = join(this.dataDir, 'api.sock');
+    // sun_path holds 107 bytes on Linux (103 on macOS): a deeper data directory goes without the socket.
+    if (Buffer.byteLength(path) > 100) {
+      this.logger.debug({ path }, 'data directory path too long for a Unix socket; in-process clients use TCP');
+      return;
+    }
+    rmSync(path, { force: true });
+    const local = createNetServer({ noDelay: true }, (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+      this.http.emit('connection', socket);
+    });
+    await new Promise<void>((resolve, reject) => {
+      local.once('error', reject);
+      local.listen(path, () => {
+        local.off('error', reject);
+        resolve();
+      });
+    });
+    chmodSync(path, DATA_FILE_MODE);
+    this.local = local;
+    this.socketPath = path;
   }
 
   async requestCounts(): Promise<RequestCounts> {
@@ -472,6 +506,10 @@ class EmbeddedApiServer implements ApiServer {
       for (const sim of e.simulators) sim.stop();
     }
     while (this.kubeconfigWrite) await this.kubeconfigWrite.catch(() => undefined);
+    if (this.local) {
+      const local = this.local;
+      await new Promise<void>((resolve) => local.close(() => resolve()));
+    }
     if (this.listener) {
       await new Promise<void>((resolve) => {
         this.listener.close(() => resolve());

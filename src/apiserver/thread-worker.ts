@@ -46,6 +46,7 @@ function stateOf(s: ApiServer): ThreadState {
     port: s.port,
     dataDir: s.dataDir,
     kubeconfigPath: s.kubeconfigPath,
+    socketPath: s.socketPath,
     clusters: s.clusters().map((n) => s.cluster(n)),
   };
 }

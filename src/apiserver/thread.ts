@@ -28,6 +28,7 @@ export interface ThreadState {
   port: number;
   dataDir: string;
   kubeconfigPath: string;
+  socketPath: string | undefined;
   clusters: ClusterInfo[];
 }
 
@@ -119,6 +120,9 @@ class ThreadApiServer implements ApiServer {
   }
   get kubeconfigPath(): string {
     return this.state.kubeconfigPath;
+  }
+  get socketPath(): string | undefined {
+    return this.state.socketPath;
   }
 
   clusters(): string[] {

@@ -100,4 +100,5 @@ export {
 } from './controller.js';
 export { EventRecorder, type EventRecorderOptions, type EventType, type InvolvedObject } from './events.js';
 export { ClientCache, type ClientCacheOptions } from './client-cache.js';
+export { localEndpoint, registerLocalEndpoint } from './local-endpoints.js';
 export { LeaderElector, type LeaderElectorOptions } from './leader.js';

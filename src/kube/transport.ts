@@ -2,6 +2,7 @@
 // certificates, exec/auth-provider plugins); requests go through node:http(s) with one keep-alive agent per cluster,
 // so a request costs one round trip on a warm socket and no per-request agent or fetch machinery.
 import type { KubeConfig } from '@kubernetes/client-node';
+import { localEndpoint } from './local-endpoints.js';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import { FencedError, KubeConfigError, StatusError, UnreachableError, statusFromResponse, type UnreachableReason } from './errors.js';
@@ -53,6 +54,8 @@ export interface HttpRequest {
 }
 
 interface AuthState {
+  /** The server is this process' own (local-endpoints.ts): plain HTTP over this Unix socket. */
+  socketPath: string | undefined;
   agent: HttpAgent;
   watchAgent: HttpAgent;
   /** Headers that never change (static token, impersonation). */
@@ -146,9 +149,13 @@ export class Transport {
         if (opts[k] !== undefined) (tls as Record<string, unknown>)[k] = opts[k];
       }
       const cluster = this.kc.getCurrentCluster();
+      const socketPath = cluster?.proxyUrl ? undefined : localEndpoint(this.server);
       let agent: HttpAgent;
       let watchAgent: HttpAgent;
-      if (cluster?.proxyUrl) {
+      if (socketPath) {
+        agent = new HttpAgent({ keepAlive: true, maxSockets: this.options.maxSockets ?? 32, scheduling: 'lifo' });
+        watchAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
+      } else if (cluster?.proxyUrl) {
         // Proxies are rare for API servers; client-node knows how to build the proxy agents.
         agent = opts.agent as HttpAgent;
         watchAgent = agent;
@@ -159,7 +166,7 @@ export class Transport {
         agent = new HttpAgent({ keepAlive: true, maxSockets: this.options.maxSockets ?? 32, scheduling: 'lifo' });
         watchAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
       }
-      return { agent, watchAgent, headers, dynamic, tls };
+      return { socketPath, agent, watchAgent, headers, dynamic, tls };
     })();
     // A failed resolution must not poison the transport forever (e.g. an exec plugin that was briefly failing).
     this.auth.catch(() => {
@@ -252,17 +259,19 @@ export class Transport {
             return;
           }
         }
-        const doRequest = this.secure ? httpsRequest : httpRequest;
+        const secure = this.secure && !auth.socketPath;
+        const doRequest = secure ? httpsRequest : httpRequest;
         const clientReq = doRequest({
-          protocol: this.base.protocol,
+          protocol: secure ? 'https:' : 'http:',
           hostname: this.base.hostname.replace(/^\[|\]$/g, ''),
           port: this.base.port || (this.secure ? 443 : 80),
+          ...(auth.socketPath ? { socketPath: auth.socketPath } : {}),
           method: req.method,
           path,
           headers,
           agent: watch ? auth.watchAgent : auth.agent,
           signal: req.signal,
-          ...(this.secure ? auth.tls : {}),
+          ...(secure ? auth.tls : {}),
         });
         // Watches get the timeout only until their headers arrive; then the stream may stay quiet for minutes.
         clientReq.setTimeout(timeoutMs, () => clientReq.destroy(new RequestTimeout(`no answer within ${timeoutMs} ms`)));

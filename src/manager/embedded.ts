@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { SIMULATORS, startApiServer, startApiServerThread, validateClusterName, type ApiServer, type ClusterLimits, type Durability, type Simulator } from '../apiserver/index.js';
 import { MANAGEMENT_CLUSTER, registerCluster, validateRegistration } from '../clusters/index.js';
-import { createKubeClient, type KubeClient } from '../kube/index.js';
+import { createKubeClient, registerLocalEndpoint, type KubeClient } from '../kube/index.js';
 import { silentLogger, type Logger, type Registry } from '../obs/index.js';
 import { ensureNamespace, registerManagementCluster, SVELTOS_NAMESPACE } from './bootstrap.js';
 import { installCrds } from './crds.js';
@@ -102,6 +102,9 @@ export async function startEmbedded(o: EmbeddedOptions): Promise<Embedded> {
     logger: logger.child({ component: 'apiserver' }),
     limits: o.limits,
   });
+  // Every client of these clusters in this process — the control plane's, built from the registered kubeconfigs, and
+  // the ones client() returns — reaches the server through its Unix socket (src/kube/local-endpoints.ts).
+  const unregister = server.socketPath ? registerLocalEndpoint(server.url, server.socketPath) : () => {};
   const clients = new Map<string, KubeClient>();
   const client = (name: string): KubeClient => {
     let c = clients.get(name);
@@ -146,12 +149,14 @@ export async function startEmbedded(o: EmbeddedOptions): Promise<Embedded> {
       async stop() {
         await m.stop();
         for (const c of clients.values()) c.close();
+        unregister();
         await server.stop();
       },
     };
   } catch (err) {
     await manager?.stop();
     for (const c of clients.values()) c.close();
+    unregister();
     await server.stop();
     throw err;
   }
