@@ -12,7 +12,7 @@ import { Controller, objectKey, onlyStatusChanged, type EventRecorder, type Info
 import type { AddonContext, Clock } from './context.js';
 import { addonMetrics } from './metrics.js';
 import { FIELD_MANAGER, profileKey, type ProfileKind } from './names.js';
-import { PROFILE_INDEX, ProfileReconciler, profileIndexOf } from './profile-controller.js';
+import { DEPENDS_INDEX, PROFILE_INDEX, ProfileReconciler, dependsIndexOf, profileIndexOf } from './profile-controller.js';
 import { CLUSTER_INDEX, SummaryReconciler, clusterIndexOf } from './summary-controller.js';
 
 /** AddonDeployerOptions configures startAddonDeployer. */
@@ -71,6 +71,8 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
     configMaps: sub('v1', 'ConfigMap'),
     secrets: sub('v1', 'Secret'),
   };
+  caches.clusterProfiles.addIndexer(DEPENDS_INDEX, dependsIndexOf);
+  caches.profiles.addIndexer(DEPENDS_INDEX, dependsIndexOf);
   caches.summaries.addIndexer(PROFILE_INDEX, profileIndexOf);
   caches.summaries.addIndexer(CLUSTER_INDEX, clusterIndexOf);
   const c: AddonContext = {
