@@ -8,10 +8,10 @@ import { Annotations } from '../api/index.js';
 import { silentLogger, type Logger, type Registry } from '../obs/index.js';
 import type { ClusterRegistry } from '../clusters/index.js';
 import type { FuncOptions } from '../funcs/index.js';
-import { Controller, objectKey, onlyStatusChanged, type EventRecorder, type InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
+import { Controller, objectKey, onlyFinalizersChanged, onlyStatusChanged, type EventRecorder, type InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
 import type { AddonContext, Clock } from './context.js';
 import { addonMetrics } from './metrics.js';
-import { FIELD_MANAGER, profileKey, type ProfileKind } from './names.js';
+import { AddonFinalizers, FIELD_MANAGER, profileKey, type ProfileKind } from './names.js';
 import { DEPENDS_INDEX, PROFILE_INDEX, ProfileReconciler, dependsIndexOf, profileIndexOf } from './profile-controller.js';
 import { CLUSTER_INDEX, SummaryReconciler, clusterIndexOf } from './summary-controller.js';
 
@@ -103,9 +103,11 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
     for (const dep of ((o as { spec?: { dependsOn?: string[] } }).spec?.dependsOn ?? []) as string[]) keys.push(profileKey(kind, o.metadata.namespace, dep));
     return keys;
   };
-  // A profile's own status write (this controller's) changes nothing it reads: no reconcile for it.
-  profileController.watch(caches.clusterProfiles, profileKeys('ClusterProfile'), onlyStatusChanged);
-  profileController.watch(caches.profiles, profileKeys('Profile'), onlyStatusChanged);
+  // A profile's own status write (this controller's) changes nothing it reads: no reconcile for it. Nor does its
+  // finalizer being added: the reconcile that adds it goes on with the same spec.
+  const own = (finalizer: string) => (o: KubeObject, n: KubeObject) => onlyStatusChanged(o, n) || onlyFinalizersChanged(o, n, finalizer);
+  profileController.watch(caches.clusterProfiles, profileKeys('ClusterProfile'), own(AddonFinalizers.clusterProfile));
+  profileController.watch(caches.profiles, profileKeys('Profile'), own(AddonFinalizers.profile));
   // A profile paused or resumed: its ClusterSummaries re-evaluate (a paused profile updates none of them).
   for (const [kind, view] of [['ClusterProfile', caches.clusterProfiles], ['Profile', caches.profiles]] as const) {
     removers.push(

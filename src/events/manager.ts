@@ -38,6 +38,7 @@ import {
   type KubeClient,
   type KubeObject,
   type Subscription,
+  onlyFinalizersChanged,
   onlyStatusChanged,
 } from '../kube/index.js';
 import { silentLogger, type Logger } from '../obs/index.js';
@@ -398,8 +399,8 @@ class Manager {
       const owner = ownerOfLabels(o.metadata.labels);
       if (owner) this.controller.enqueue(keyC(owner.trigger, makeClusterKey(owner.cluster.type, owner.cluster.namespace, owner.cluster.name)));
     };
-    // The add-on deployer's status writes on generated ClusterProfiles change nothing the manager generates.
-    return { onAdd: wake, onUpdate: (o: Obj, n: Obj) => !onlyStatusChanged(o, n) && wake(n), onDelete: wake };
+    // The add-on deployer's status writes and finalizer on generated ClusterProfiles change nothing the manager generates.
+    return { onAdd: wake, onUpdate: (o: Obj, n: Obj) => !onlyStatusChanged(o, n) && !onlyFinalizersChanged(o, n) && wake(n), onDelete: wake };
   }
 
   private sourceHandlers(kind: SourceKind) {
