@@ -8,12 +8,24 @@ import { Annotations } from '../api/index.js';
 import { silentLogger, type Logger, type Registry } from '../obs/index.js';
 import type { ClusterRegistry } from '../clusters/index.js';
 import type { FuncOptions } from '../funcs/index.js';
-import { Controller, objectKey, onlyStatusChanged, type EventRecorder, type InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
+import { Controller, objectKey, onlyFinalizersChanged, onlyStatusChanged, type EventRecorder, type InformerFactory, type KubeObject, type Subscription } from '../kube/index.js';
 import type { AddonContext, Clock } from './context.js';
 import { addonMetrics } from './metrics.js';
-import { FIELD_MANAGER, profileKey, type ProfileKind } from './names.js';
-import { PROFILE_INDEX, ProfileReconciler, profileIndexOf } from './profile-controller.js';
+import { AddonFinalizers, FIELD_MANAGER, profileKey, type ProfileKind } from './names.js';
+import { DEPENDS_INDEX, PROFILE_INDEX, ProfileReconciler, dependsIndexOf, profileIndexOf } from './profile-controller.js';
 import { CLUSTER_INDEX, SummaryReconciler, clusterIndexOf } from './summary-controller.js';
+
+/** SUMMARY_DEPENDS_INDEX indexes ClusterSummaries by `<cluster key>|<profileKey>` of each profile theirs depends on. */
+const SUMMARY_DEPENDS_INDEX = 'addons.summaryDependsOn';
+
+function summaryDependsIndexOf(o: KubeObject): string[] {
+  const deps = (o as { spec?: { clusterProfileSpec?: { dependsOn?: unknown } } }).spec?.clusterProfileSpec?.dependsOn;
+  const owner = profileIndexOf(o)[0];
+  const cluster = clusterIndexOf(o)[0];
+  if (!Array.isArray(deps) || !owner || !cluster) return [];
+  const prefix = owner.slice(0, owner.indexOf('/') + 1);
+  return deps.filter((d): d is string => typeof d === 'string').map((d) => `${cluster}|${prefix}${d}`);
+}
 
 /** AddonDeployerOptions configures startAddonDeployer. */
 export interface AddonDeployerOptions {
@@ -71,8 +83,11 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
     configMaps: sub('v1', 'ConfigMap'),
     secrets: sub('v1', 'Secret'),
   };
+  caches.clusterProfiles.addIndexer(DEPENDS_INDEX, dependsIndexOf);
+  caches.profiles.addIndexer(DEPENDS_INDEX, dependsIndexOf);
   caches.summaries.addIndexer(PROFILE_INDEX, profileIndexOf);
   caches.summaries.addIndexer(CLUSTER_INDEX, clusterIndexOf);
+  caches.summaries.addIndexer(SUMMARY_DEPENDS_INDEX, summaryDependsIndexOf);
   const c: AddonContext = {
     mgmt: inf.client,
     mgmtInformers: inf,
@@ -101,9 +116,11 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
     for (const dep of ((o as { spec?: { dependsOn?: string[] } }).spec?.dependsOn ?? []) as string[]) keys.push(profileKey(kind, o.metadata.namespace, dep));
     return keys;
   };
-  // A profile's own status write (this controller's) changes nothing it reads: no reconcile for it.
-  profileController.watch(caches.clusterProfiles, profileKeys('ClusterProfile'), onlyStatusChanged);
-  profileController.watch(caches.profiles, profileKeys('Profile'), onlyStatusChanged);
+  // A profile's own status write (this controller's) changes nothing it reads: no reconcile for it. Nor does its
+  // finalizer being added: the reconcile that adds it goes on with the same spec.
+  const own = (finalizer: string) => (o: KubeObject, n: KubeObject) => onlyStatusChanged(o, n) || onlyFinalizersChanged(o, n, finalizer);
+  profileController.watch(caches.clusterProfiles, profileKeys('ClusterProfile'), own(AddonFinalizers.clusterProfile));
+  profileController.watch(caches.profiles, profileKeys('Profile'), own(AddonFinalizers.profile));
   // A profile paused or resumed: its ClusterSummaries re-evaluate (a paused profile updates none of them).
   for (const [kind, view] of [['ClusterProfile', caches.clusterProfiles], ['Profile', caches.profiles]] as const) {
     removers.push(
@@ -119,22 +136,20 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
   // profile at once. A status-only change (the deployer's own status write, mostly) re-queues only what reads that
   // status: the ClusterSummaries of the same cluster that depend on it or that it depends on (dependsOn), and the
   // profile's status roll-up after a short delay (one roll-up per burst, not one per ClusterSummary).
+  // Found through two indexes (not by scanning the cluster's ClusterSummaries, one scan per status write): the
+  // summaries of this cluster whose profile depends on this one's, and those of the profiles this one depends on.
   const related = (o: KubeObject): string[] => {
-    const keys: string[] = [];
     const spec = (o as { spec?: { clusterName?: string; clusterProfileSpec?: { dependsOn?: string[] } } }).spec;
     const owner = profileIndexOf(o)[0];
-    if (!owner || !spec?.clusterName) return keys;
-    const kind = owner.slice(0, owner.indexOf(':'));
-    const name = owner.slice(owner.indexOf('/') + 1);
-    const deps = spec.clusterProfileSpec?.dependsOn ?? [];
-    for (const other of caches.summaries.cache.byIndex(CLUSTER_INDEX, clusterIndexOf(o)[0])) {
-      if (other === o) continue;
-      const p = profileIndexOf(other)[0];
-      if (!p?.startsWith(`${kind}:`)) continue;
-      const otherDeps = (other as { spec?: { clusterProfileSpec?: { dependsOn?: string[] } } }).spec?.clusterProfileSpec?.dependsOn ?? [];
-      if (otherDeps.includes(name) || deps.includes(p.slice(p.indexOf('/') + 1))) keys.push(objectKey(other));
+    const cluster = clusterIndexOf(o)[0];
+    if (!owner || !spec?.clusterName || !cluster) return [];
+    const prefix = owner.slice(0, owner.indexOf('/') + 1); // `<kind>:<namespace>/`: dependsOn names profiles of the same kind and namespace.
+    const keys = new Set<string>();
+    for (const other of caches.summaries.cache.byIndex(SUMMARY_DEPENDS_INDEX, `${cluster}|${owner}`)) if (other !== o) keys.add(objectKey(other));
+    for (const dep of spec.clusterProfileSpec?.dependsOn ?? []) {
+      for (const other of caches.summaries.cache.byIndex(PROFILE_INDEX, prefix + dep)) if (other !== o && clusterIndexOf(other)[0] === cluster) keys.add(objectKey(other));
     }
-    return keys;
+    return [...keys];
   };
   const ROLLUP_MS = Math.max(coalesceMs, 50);
   const anyChange = (o: KubeObject) => {

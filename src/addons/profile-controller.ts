@@ -30,6 +30,16 @@ export function profileIndexOf(o: KubeObject): string[] {
   return p ? [profileKey(p.kind, o.metadata.namespace, p.name)] : [];
 }
 
+/** DEPENDS_INDEX indexes ClusterProfiles and Profiles by `<namespace>/<name>` of each profile they depend on. */
+export const DEPENDS_INDEX = 'addons.dependsOn';
+
+/** dependsIndexOf is the DEPENDS_INDEX function (a ClusterProfile's namespace is ''). */
+export function dependsIndexOf(o: KubeObject): string[] {
+  const deps = ((o as { spec?: { dependsOn?: unknown } }).spec?.dependsOn ?? []) as unknown;
+  if (!Array.isArray(deps)) return [];
+  return deps.filter((d): d is string => typeof d === 'string').map((d) => `${o.metadata.namespace ?? ''}/${d}`);
+}
+
 const CONFIG_API = 'config.projectsveltos.io/v1beta1';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -116,9 +126,10 @@ export function maxUpdateCount(v: number | string | undefined, matching: number)
 export class ProfileReconciler {
   constructor(private readonly c: AddonContext) {}
 
-  /** profiles returns the cached profiles of a kind (in a namespace for Profiles). */
-  private profiles(kind: ProfileKind, namespace: string): KubeObject[] {
-    return kind === 'ClusterProfile' ? this.c.caches.clusterProfiles.cache.list() : this.c.caches.profiles.cache.list({ namespace });
+  /** dependents returns the cached profiles of a kind (in a namespace for Profiles) that depend on `name`. */
+  private dependents(kind: ProfileKind, namespace: string, name: string): KubeObject[] {
+    const view = kind === 'ClusterProfile' ? this.c.caches.clusterProfiles : this.c.caches.profiles;
+    return view.cache.byIndex(DEPENDS_INDEX, `${kind === 'ClusterProfile' ? '' : namespace}/${name}`);
   }
 
   private get(kind: ProfileKind, namespace: string, name: string): KubeObject | undefined {
@@ -145,10 +156,8 @@ export class ProfileReconciler {
       if (seen.has(q.metadata.name)) return;
       seen.add(q.metadata.name);
       for (const e of this.ownClusters(kind, q, allShards)) out.set(e.key, e);
-      for (const other of this.profiles(kind, p.metadata.namespace ?? '')) {
+      for (const other of this.dependents(kind, p.metadata.namespace ?? '', q.metadata.name)) {
         if (other.metadata.deletionTimestamp) continue;
-        const deps = ((other as { spec?: { dependsOn?: string[] } }).spec?.dependsOn ?? []) as string[];
-        if (!deps.includes(q.metadata.name)) continue;
         const n = normalized<AnyProfile>(other);
         if (n.ok) walk(n.object);
       }

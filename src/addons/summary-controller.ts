@@ -122,6 +122,8 @@ export class SummaryReconciler {
   readonly tenants: TenantAccess;
   /** Identity keys a ClusterSummary deployed in its last complete pass (lets stale detection skip the scan). */
   private readonly lastDeployed = new Map<string, Set<string>>();
+  /** Kinds this process recorded in a ClusterSummary's deployedGVKs (the cache may not show the write yet). */
+  private readonly gvksRecorded = new Map<string, Set<string>>();
   /** What each ClusterSummary last wrote per object (resourceVersion + digest): updates without reading first. */
   private readonly known = new Map<string, Map<string, KnownObject>>();
   private readonly driftPending = new Set<string>();
@@ -554,6 +556,7 @@ export class SummaryReconciler {
     this.drift.untrack(key);
     this.health.forget(key);
     this.lastDeployed.delete(key);
+    this.gvksRecorded.delete(key);
     this.known.delete(key);
     this.driftPending.delete(key);
     this.forceFull.delete(key);
@@ -876,8 +879,12 @@ export class SummaryReconciler {
     const newGvks = [...new Set(desired.map((d) => gvkString(d.object.apiVersion, d.object.kind)))].sort();
     const recorded = this.recordedGvks(cs);
     const union = [...new Set([...recorded, ...newGvks])].sort();
+    // Objects of ours exist only of kinds recorded before they were created: deployedGVKs as this pass found it, or
+    // as this process wrote it earlier (the cache may not show that write yet).
+    const mayHold = union.filter((g) => recorded.includes(g) || this.gvksRecorded.get(key)?.has(g));
     if (!dryRun && union.some((g) => !recorded.includes(g))) {
       // Record the kinds BEFORE creating objects of them: withdrawal finds our objects through this list.
+      this.gvksRecorded.set(key, new Set([...(this.gvksRecorded.get(key) ?? []), ...union]));
       await this.writeStatus(raw, cs, { ...status, deployedGVKs: setFeatureGvks(status.deployedGVKs, RESOURCES, union), featureSummaries: [{ ...(prev ?? { featureID: RESOURCES }), status: 'Provisioning', deployedGroupVersionKind: union }] });
     }
 
@@ -911,7 +918,7 @@ export class SummaryReconciler {
       }
     });
     if (dryRun) for (const k of nsNeeded.keys()) nsKnown.add(k);
-    const deployed = await this.previouslyDeployed(p, union, desired, clients);
+    const deployed = await this.previouslyDeployed(p, union, mayHold, desired, clients);
 
     const actions = plan({ desired, observed, deployed, namespaces: nsKnown, forceApply: false, known });
     const drifting = spec.syncMode === 'ContinuousWithDriftDetection';
@@ -979,7 +986,10 @@ export class SummaryReconciler {
       record(this.c, raw, 'Normal', 'Deployed', `deployed to cluster ${cs.spec.clusterNamespace}/${cs.spec.clusterName}: ${created} created, ${updated} updated, ${removed} removed`);
     }
     this.c.metrics?.outcomes.inc({ feature: RESOURCES, outcome: 'provisioned' });
-    if (!dryRun) this.lastDeployed.set(key, new Set(desired.map((d) => identityKey(identityOf(d.target, d.object)))));
+    if (!dryRun) {
+      this.lastDeployed.set(key, new Set(desired.map((d) => identityKey(identityOf(d.target, d.object)))));
+      this.gvksRecorded.delete(key); // Only needed until the first complete pass.
+    }
     return {
       feature: {
         featureID: RESOURCES,
@@ -1044,12 +1054,20 @@ export class SummaryReconciler {
   /**
    * previouslyDeployed finds the objects this ClusterSummary deployed that may now be stale. With a record of the
    * last complete pass in memory only the objects that left the desired set are read (and checked for our stamps);
-   * otherwise (after a restart) every recorded kind is listed in both targets.
+   * otherwise (after a restart) every kind in `mayHold` is listed in both targets.
    */
-  private async previouslyDeployed(p: Pass, gvks: readonly string[], desired: readonly DesiredObject[], clients: Record<Target, KubeClient | undefined>): Promise<{ target: Target; object: KubeObject }[]> {
+  private async previouslyDeployed(
+    p: Pass,
+    gvks: readonly string[],
+    mayHold: readonly string[],
+    desired: readonly DesiredObject[],
+    clients: Record<Target, KubeClient | undefined>,
+  ): Promise<{ target: Target; object: KubeObject }[]> {
     const { key, cs, profile, type } = p;
     const last = this.lastDeployed.get(key);
-    if (!last) return this.scanDeployed(p, gvks, clients);
+    // Only kinds that may hold objects of ours are listed: a new ClusterSummary lists nothing (listing every kind it
+    // is about to deploy, in both targets, cost a full scan of the management cluster's ConfigMaps per new one).
+    if (!last) return mayHold.length > 0 ? this.scanDeployed(p, mayHold, clients) : [];
     const now = new Set(desired.map((d) => identityKey(identityOf(d.target, d.object))));
     const gone = [...last].filter((k) => !now.has(k));
     const csValue = clusterSummaryAnnotationValue(type, cs.spec.clusterNamespace, cs.spec.clusterName);

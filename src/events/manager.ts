@@ -38,6 +38,7 @@ import {
   type KubeClient,
   type KubeObject,
   type Subscription,
+  onlyFinalizersChanged,
   onlyStatusChanged,
 } from '../kube/index.js';
 import { silentLogger, type Logger } from '../obs/index.js';
@@ -430,8 +431,8 @@ class Manager {
       this.ownWrites.delete(generatedKey(o));
       wake(o);
     };
-    // The add-on deployer's status writes on generated ClusterProfiles change nothing the manager generates.
-    return { onAdd: changed, onUpdate: (o: Obj, n: Obj) => !onlyStatusChanged(o, n) && changed(n), onDelete: gone, onOwnedChange: changed };
+    // The add-on deployer's status writes and finalizer on generated ClusterProfiles change nothing the manager generates.
+    return { onAdd: changed, onUpdate: (o: Obj, n: Obj) => !onlyStatusChanged(o, n) && !onlyFinalizersChanged(o, n) && changed(n), onDelete: gone, onOwnedChange: changed };
   }
 
   private sourceHandlers(kind: SourceKind) {

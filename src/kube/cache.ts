@@ -37,6 +37,22 @@ export function onlyStatusChanged(a: StatusAware, b: StatusAware): boolean {
   );
 }
 
+/**
+ * onlyFinalizersChanged is onlyStatusChanged that also lets the finalizers differ — with `added`, only by that one
+ * finalizer being added. A controller that adds its finalizer and carries on in the same reconcile, or one that never
+ * reads others' finalizers, need not wake for it.
+ */
+export function onlyFinalizersChanged(a: StatusAware, b: StatusAware, added?: string): boolean {
+  const m = a.metadata;
+  const n = b.metadata;
+  if (m.generation === undefined || m.generation !== n.generation || m.deletionTimestamp !== n.deletionTimestamp) return false;
+  if (JSON.stringify([m.labels, m.annotations, m.ownerReferences]) !== JSON.stringify([n.labels, n.annotations, n.ownerReferences])) return false;
+  if (added === undefined) return true;
+  const before = (m.finalizers ?? []) as string[];
+  const after = (n.finalizers ?? []) as string[];
+  return !before.includes(added) && after.length === before.length + 1 && after.includes(added) && before.every((f) => after.includes(f));
+}
+
 /** splitKey splits a cache key into namespace ('' for cluster-scoped) and name. */
 export function splitKey(key: string): { namespace: string; name: string } {
   const i = key.indexOf('/');

@@ -220,6 +220,26 @@ describe('KubeClient', () => {
     badToken.close();
   });
 
+  test('TLS: the kubeconfig CA verifies the server (one TLS context per client, reused by every socket)', async () => {
+    const info = await api.cluster();
+    const other = await startTestApiServer();
+    try {
+      assert.notEqual(other.server.caCertificate, api.server.caCertificate);
+      const good = createKubeClient({ object: singleContextKubeConfig({ server: info.server, caPem: api.server.caCertificate, token: info.token }) });
+      const wrongCa = createKubeClient({ object: singleContextKubeConfig({ server: info.server, caPem: other.server.caCertificate, token: info.token }) });
+      try {
+        // Several requests at once: several sockets, all from one context.
+        await Promise.all(Array.from({ length: 4 }, () => good.version()));
+        await assert.rejects(wrongCa.version(), (e) => isUnreachable(e) && !isNotFound(e));
+      } finally {
+        good.close();
+        wrongCa.close();
+      }
+    } finally {
+      await other.stop();
+    }
+  });
+
   test('exec credential plugins supply the token (client-node runs them; the token is cached)', async () => {
     const info = await api.cluster();
     const dir = mkdtempSync(join(tmpdir(), 'ripple-exec-'));

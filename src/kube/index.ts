@@ -68,6 +68,7 @@ export {
   ObjectCache,
   objectKey,
   onlyStatusChanged,
+  onlyFinalizersChanged,
   splitKey,
   type CacheListOptions,
   type CacheObject,

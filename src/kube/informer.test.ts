@@ -122,6 +122,32 @@ describe('informers', () => {
     await factory.stop();
   });
 
+  test('compactManagedFields: cached objects keep who wrote them and when, not the field sets', async () => {
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'inf-mf' } });
+    await client.apply(cm('m1', 'inf-mf', { k: '1' }), { fieldManager: 'writer-a' });
+    const compact = new InformerFactory(client, { compactManagedFields: true });
+    const full = new InformerFactory(client);
+    const c = compact.subscribe({ ...CM, namespace: 'inf-mf' });
+    const f = full.subscribe({ ...CM, namespace: 'inf-mf' });
+    await Promise.all([c.informer.waitForSync({ timeoutMs: 5000 }), f.informer.waitForSync({ timeoutMs: 5000 })]);
+    type Entry = { manager?: string; operation?: string; time?: string; fieldsV1?: unknown };
+    const entries = (o: KubeObject | undefined) => ((o?.metadata as { managedFields?: Entry[] } | undefined)?.managedFields ?? []);
+    // From the list, then from the watch.
+    for (const step of ['list', 'watch']) {
+      const got = entries(c.informer.cache.get('inf-mf', 'm1'));
+      const want = entries(f.informer.cache.get('inf-mf', 'm1'));
+      assert.ok(want.length > 0 && want.every((e) => e.fieldsV1 !== undefined), `${step}: the plain informer keeps field sets`);
+      assert.deepEqual(got, want.map(({ fieldsV1: _f, ...rest }) => rest), `${step}: only fieldsV1 is gone`);
+      if (step === 'list') {
+        await client.apply(cm('m1', 'inf-mf', { j: '1' }), { fieldManager: 'writer-b' });
+        await eventually(() => [c, f].map((s) => entries(s.informer.cache.get('inf-mf', 'm1')).length), (n) => n.every((x) => x === 2), { message: 'second manager seen' });
+      }
+    }
+    assert.deepEqual(entries(c.informer.cache.get('inf-mf', 'm1')).map((e) => e.manager).sort(), ['writer-a', 'writer-b']);
+    await compact.stop();
+    await full.stop();
+  });
+
   test('a kind that is not installed waits, then starts as soon as its CRD appears', async () => {
     const factory = new InformerFactory(client);
     const gvk = { apiVersion: 'later.example.com/v1', kind: 'Gadget' };

@@ -55,6 +55,24 @@ export interface InformerOptions {
   kindPollMaxMs?: number;
   /** List page size (default 500). */
   pageSize?: number;
+  /**
+   * Drop `fieldsV1` from the cached objects' managedFields entries (who wrote, how and when stay). Field ownership is
+   * the API server's business; on a management cluster with tens of thousands of server-side-applied objects it is a
+   * large share of each cached object. For factories whose readers never look at field sets.
+   */
+  compactManagedFields?: boolean;
+}
+
+/** compactManagedFields returns the object with fieldsV1 dropped from its managedFields entries (shallow copies). */
+export function compactManagedFields<T extends KubeObject>(o: T): T {
+  const mf = (o.metadata as { managedFields?: unknown }).managedFields;
+  if (!Array.isArray(mf) || !mf.some((e) => e && typeof e === 'object' && 'fieldsV1' in e)) return o;
+  const managedFields = mf.map((e) => {
+    if (!e || typeof e !== 'object' || !('fieldsV1' in e)) return e;
+    const { fieldsV1: _drop, ...rest } = e as Record<string, unknown>;
+    return rest;
+  });
+  return { ...o, metadata: { ...o.metadata, managedFields } };
 }
 
 /** InformerView is what a subscriber sees of a shared informer. */
@@ -319,6 +337,7 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
       case 'MODIFIED': {
         const old = this.store.getByKey(objectKey(obj));
         if (old && old.metadata.resourceVersion === rv) break;
+        if (this.options.compactManagedFields) obj = compactManagedFields(obj);
         this.store.upsert(obj);
         if (old) this.emitUpdate(old, obj);
         else this.emitAdd(obj, false);
@@ -337,7 +356,8 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
   private replace(items: T[], rv: string): void {
     const initial = !this.synced;
     const seen = new Set<string>();
-    for (const o of items) {
+    for (let o of items) {
+      if (this.options.compactManagedFields) o = compactManagedFields(o);
       const key = objectKey(o);
       seen.add(key);
       const old = this.store.getByKey(key);

@@ -5,6 +5,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { localEndpoint } from './local-endpoints.js';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { FencedError, KubeConfigError, StatusError, UnreachableError, statusFromResponse, type UnreachableReason } from './errors.js';
 import { currentServer } from './kubeconfig.js';
 
@@ -62,7 +63,7 @@ interface AuthState {
   headers: OutgoingHttpHeaders;
   /** Exec and auth-provider plugins mint tokens that expire: ask client-node for the header on every request. */
   dynamic: boolean;
-  tls: Pick<RequestOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
+  tls: Pick<RequestOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'> & { secureContext?: SecureContext };
 }
 
 const TLS_CODES = /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_OSSL|HOSTNAME_MISMATCH)/;
@@ -144,10 +145,15 @@ export class Transport {
         if (imp.groups && imp.groups.length > 0) headers['Impersonate-Group'] = [...imp.groups];
         if (imp.uid) headers['Impersonate-Uid'] = imp.uid;
       }
-      const tls: Pick<RequestOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'> = {};
-      for (const k of ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const) {
+      const tls: AuthState['tls'] = {};
+      for (const k of ['rejectUnauthorized', 'servername'] as const) {
         if (opts[k] !== undefined) (tls as Record<string, unknown>)[k] = opts[k];
       }
+      // One TLS context per cluster, built once: given the CA and client certificate instead, every new socket built
+      // its own (parsing the CA bundle each time) — a fleet of a thousand clusters reconnects often.
+      const material: Record<string, unknown> = {};
+      for (const k of ['ca', 'cert', 'key', 'pfx', 'passphrase'] as const) if (opts[k] !== undefined) material[k] = opts[k];
+      if (this.secure && Object.keys(material).length > 0) tls.secureContext = createSecureContext(material);
       const cluster = this.kc.getCurrentCluster();
       const socketPath = cluster?.proxyUrl ? undefined : localEndpoint(this.server);
       let agent: HttpAgent;

@@ -226,6 +226,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     // Phase 1: cold converge — every Service created at once.
     const pairs = fleet.clusters.flatMap((cluster) => Array.from({ length: S }, (_, i) => ({ cluster, i })));
     const all = fleet.addons.untilCount(pairs.length, cfg.coldTimeoutMs);
+    const rCold = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
     await prof.begin();
     const cpuCold = process.cpuUsage();
     const c0 = performance.now();
@@ -259,6 +260,8 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     // What the control plane still does once every add-on is applied: queue depths, then reconciles until it settles.
     cold.queueDepthAtConverge = await metricBy(fleet, 'ripple_workqueue_depth', ['controller']);
     const r0 = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
+    // Reconciles from the first Service created to the last add-on observed, by controller and result.
+    cold.reconcilesUntilConverge = delta(rCold, r0);
     const settled = await settle(fleet, cfg.settleTimeoutMs);
     cold.statusSettledAfterMs = Math.round(settled.ms);
     // Not settled: the events below are measured on a control plane still working through the converge's tail.

@@ -167,7 +167,8 @@ class ControlPlane implements Manager {
     const writeGuard = options.leaderElection ? () => this.guardWrite() : undefined;
     if (writeGuard && !options.informers) this.fencedClient = new KubeClient(options.client.kubeConfig, { name: options.client.name, writeGuard });
     const controllersClient = this.fencedClient ?? options.client;
-    this.informers = options.informers ?? new InformerFactory(controllersClient, { logger: options.logger });
+    // Its readers look at who wrote an object and when (the dashboard), never at field sets: those stay on the server.
+    this.informers = options.informers ?? new InformerFactory(controllersClient, { logger: options.logger, compactManagedFields: true });
     this.metrics = options.metrics ?? createMetricsRegistry({ defaults: true });
     this.ownsRecorder = !options.recorder;
     this.recorder = options.recorder ?? new EventRecorder(controllersClient, { component: 'ripple', logger: options.logger });
