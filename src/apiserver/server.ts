@@ -506,16 +506,10 @@ class EmbeddedApiServer implements ApiServer {
       for (const sim of e.simulators) sim.stop();
     }
     while (this.kubeconfigWrite) await this.kubeconfigWrite.catch(() => undefined);
-    if (this.local) {
-      const local = this.local;
-      await new Promise<void>((resolve) => local.close(() => resolve()));
-    }
-    if (this.listener) {
-      await new Promise<void>((resolve) => {
-        this.listener.close(() => resolve());
-        for (const s of this.sockets) s.destroy();
-      });
-    }
+    // close() waits for open connections: both listeners stop accepting, then every socket (TCP or local) is destroyed.
+    const closing = [this.local, this.listener].filter((l): l is NetServer => l !== undefined).map((l) => new Promise<void>((resolve) => l.close(() => resolve())));
+    for (const s of this.sockets) s.destroy();
+    await Promise.all(closing);
     this.store.close();
   }
 }

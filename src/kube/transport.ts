@@ -95,6 +95,18 @@ function unreachableReason(code: string | undefined, message: string): Unreachab
   return 'Network';
 }
 
+const localAgents = new Map<string, HttpAgent>();
+
+/** sharedLocalAgent is the request pool of every client of one local API server socket (see resolveAuth). */
+function sharedLocalAgent(socketPath: string): HttpAgent {
+  let a = localAgents.get(socketPath);
+  if (!a) {
+    a = new HttpAgent({ keepAlive: true, maxSockets: 128, maxFreeSockets: 32, scheduling: 'lifo' });
+    localAgents.set(socketPath, a);
+  }
+  return a;
+}
+
 class RequestTimeout extends Error {
   readonly code = 'ETIMEDOUT';
 }
@@ -159,7 +171,10 @@ export class Transport {
       let agent: HttpAgent;
       let watchAgent: HttpAgent;
       if (socketPath) {
-        agent = new HttpAgent({ keepAlive: true, maxSockets: this.options.maxSockets ?? 32, scheduling: 'lifo' });
+        // Requests of every client of the local server share one pool: its clusters are paths behind one socket, so
+        // idle connections need not multiply by the number of clusters (a thousand clusters × a few clients each
+        // would hold thousands). Watches keep a connection each, as over TCP.
+        agent = sharedLocalAgent(socketPath);
         watchAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
       } else if (cluster?.proxyUrl) {
         // Proxies are rare for API servers; client-node knows how to build the proxy agents.
@@ -373,7 +388,8 @@ export class Transport {
     this.auth = undefined;
     void auth?.then(
       (a) => {
-        a.agent.destroy();
+        // The local pool is shared with other clients (see resolveAuth); its idle sockets time out on their own.
+        if (!a.socketPath) a.agent.destroy();
         a.watchAgent.destroy();
       },
       () => undefined,

@@ -448,10 +448,9 @@ export interface Fleet {
  * startFleet starts `ripple up`'s environment in a fresh temporary directory with n managed clusters labelled
  * env=bench, waits until every one is ready, creates the bench namespace in each and starts observing add-ons.
  */
-/** Connections one cluster holds open in the bench (both ends live in this process): the agent's and the deployer's
- * watches, request pools, the bench's own client and observer — about 14 measured at 300 clusters; HTTP/1.1 needs a
- * connection per watch. */
-const FDS_PER_CLUSTER = 2 * 16;
+/** Connections one cluster holds open in the bench (both ends live in this process): a connection per watch (HTTP/1.1)
+ * — about 2 per cluster measured at 300 clusters, requests sharing one pool over the local socket — with margin. */
+const FDS_PER_CLUSTER = 2 * 4;
 
 /** openFileLimit reads this process' soft limit of open files (Linux /proc; undefined elsewhere). */
 function openFileLimit(): number | undefined {
@@ -468,7 +467,7 @@ export async function startFleet(n: number, log: (msg: string) => void): Promise
   const limit = openFileLimit();
   const need = 512 + n * FDS_PER_CLUSTER;
   if (limit !== undefined && limit < need) {
-    throw new Error(`${n} clusters need about ${need} open files (both ends of ~16 connections per cluster); this process may open ${limit}: raise the limit (e.g. \`ulimit -n ${Math.ceil(need / 1024) * 1024}\`) and run again`);
+    throw new Error(`${n} clusters need about ${need} open files (both ends of a few watch connections per cluster); this process may open ${limit}: raise the limit (e.g. \`ulimit -n ${Math.ceil(need / 1024) * 1024}\`) and run again`);
   }
   const dir = mkdtempSync(join(tmpdir(), 'ripple-fleet-bench-'));
   const clusters = Array.from({ length: n }, (_, i) => `c${i}`);

@@ -147,9 +147,7 @@ with virtual clusters on a worker thread of its own and the whole control plane 
 SQLite durability \`process\`).
 
 Regenerate it with one command: \`${input.command}\` (it runs the fleet bench for each size and rewrites this page and
-its plots; sizes: \`RIPPLE_SCALE_SIZES\`, e.g. \`10x100,100x100,1000x10\`). Every cluster holds ~16 connections (HTTP/1.1:
-one per watch) with both ends in the process, so 1,000 clusters need ~33,000 open files: run it under \`ulimit -n 65536\`
-(the bench refuses a fleet the limit cannot hold and says so).
+its plots; sizes: \`RIPPLE_SCALE_SIZES\`, e.g. \`10x100,100x100,1000x10\`).
 
 ## Method
 
