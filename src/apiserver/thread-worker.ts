@@ -8,7 +8,7 @@ import { Session } from 'node:inspector';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from './cluster.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './server.js';
-import type { ThreadCall, ThreadInit, ThreadMessage, ThreadState } from './thread.js';
+import type { ThreadCall, ThreadInit, ThreadMessage, ThreadState, WireError } from './thread.js';
 
 const port = parentPort;
 if (!port) throw new Error('thread-worker.ts runs only as the API server worker thread (see thread.ts)');
@@ -104,18 +104,25 @@ async function answer(server: ApiServer, call: ThreadCall): Promise<unknown> {
   }
 }
 
+/** wireError is an error as a message carries it (name, message, stack and errno code survive the thread hop). */
+function wireError(err: unknown): WireError {
+  if (!(err instanceof Error)) return { name: 'Error', message: String(err) };
+  const code = (err as NodeJS.ErrnoException).code;
+  return { name: err.name, message: err.message, stack: err.stack, ...(code ? { code } : {}) };
+}
+
 async function main(): Promise<void> {
   let server: ApiServer;
   try {
     server = await startApiServer({ ...(init.options as ApiServerOptions), logger });
   } catch (err) {
-    post({ t: 'failed', error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack, code: (err as NodeJS.ErrnoException).code } : { name: 'Error', message: String(err) } });
+    post({ t: 'failed', error: wireError(err) });
     return;
   }
   port!.on('message', (call: ThreadCall) => {
     answer(server, call).then(
       (value) => post({ t: 'reply', id: call.id, ok: true, value }),
-      (err: unknown) => post({ t: 'reply', id: call.id, ok: false, error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : { name: 'Error', message: String(err) } }),
+      (err: unknown) => post({ t: 'reply', id: call.id, ok: false, error: wireError(err) }),
     );
   });
   post({ t: 'ready', state: stateOf(server) });

@@ -41,7 +41,8 @@ export type ThreadCall =
   | { id: number; method: 'profileStop'; args: [] }
   | { id: number; method: 'stop'; args: [] };
 
-interface WireError {
+/** WireError is an Error crossing threads. */
+export interface WireError {
   name: string;
   message: string;
   stack?: string;
