@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import Database from 'better-sqlite3';
 import { Store, type Durability } from './store.js';
 
 function withStore(durability: Durability, fn: (path: string) => Promise<void>) {
@@ -65,5 +66,41 @@ test('power durability answers after the WAL is synced, many commits per sync', 
   s.close();
   const again = new Store(path);
   assert.equal(again.objects('c').length, 5);
+  again.close();
+}));
+
+test('a database written with the earlier WITHOUT ROWID objects table is converted once and keeps every object', withStore('process', async (path) => {
+  const old = new Database(path);
+  old.pragma('journal_mode = WAL');
+  old.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE objects (cluster TEXT NOT NULL, resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,
+      rv INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (cluster, resource, namespace, name)) WITHOUT ROWID;`);
+  const ins = old.prepare('INSERT INTO objects VALUES (?, ?, ?, ?, ?, ?)');
+  const big = JSON.stringify({ blob: 'x'.repeat(200_000) });
+  ins.run('c', '/configmaps', 'ns', 'small', 7, '{"n":"small"}');
+  ins.run('c', '/configmaps', 'ns', 'big', 8, big);
+  ins.run('d', '/secrets', '', 'other', 9, '{"n":"other"}');
+  old.prepare("INSERT INTO meta VALUES ('rv', '9')").run();
+  old.close();
+
+  const s = new Store(path);
+  assert.equal(s.lastResourceVersion, 9);
+  const rows = s.objects('c').sort((a, b) => a.name.localeCompare(b.name));
+  assert.deepEqual(rows.map((r) => [r.name, r.rv]), [['big', 8], ['small', 7]]);
+  assert.equal(rows[0]!.data, big, 'a row larger than a page survives the conversion byte for byte');
+  assert.deepEqual(s.objects('d').map((r) => r.name), ['other']);
+  // Upserts still replace by key (the primary key is now a unique index).
+  s.write({ ...put('small', 10), data: '{"n":"small2"}' });
+  await s.committed();
+  s.close();
+
+  const check = new Database(path, { readonly: true });
+  const sql = (check.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").get() as { sql: string }).sql;
+  check.close();
+  assert.doesNotMatch(sql, /WITHOUT ROWID/i, 'the table was converted');
+  const again = new Store(path);
+  const small = again.objects('c').filter((r) => r.name === 'small');
+  assert.deepEqual(small.map((r) => [r.rv, r.data]), [[10, '{"n":"small2"}']], 'one row per key after the upsert');
+  assert.equal(again.objects('c').length, 2);
   again.close();
 }));

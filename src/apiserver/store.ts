@@ -89,11 +89,8 @@ export class Store {
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS clusters (name TEXT PRIMARY KEY, token TEXT NOT NULL, created TEXT NOT NULL, config TEXT NOT NULL) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS objects (
-        cluster TEXT NOT NULL, resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,
-        rv INTEGER NOT NULL, data TEXT NOT NULL,
-        PRIMARY KEY (cluster, resource, namespace, name)) WITHOUT ROWID;
     `);
+    this.createObjectsTable();
     this.stmts = {
       put: this.db.prepare(
         'INSERT INTO objects (cluster, resource, namespace, name, rv, data) VALUES (?, ?, ?, ?, ?, ?) ' +
@@ -110,6 +107,28 @@ export class Store {
     const metaRv = this.db.prepare("SELECT value FROM meta WHERE key = 'rv'").get() as { value: string } | undefined;
     const objRv = this.db.prepare('SELECT max(rv) AS rv FROM objects').get() as { rv: number | null };
     this.maxRv = Math.max(Number(metaRv?.value ?? 0), objRv.rv ?? 0);
+  }
+
+  // The objects table is a rowid table keyed by a unique index, not WITHOUT ROWID: its rows are whole objects, often
+  // far larger than a page (an EventReport carrying 100 Services is ~130 KB), and SQLite stores large rows of a
+  // WITHOUT ROWID table inside the primary-key b-tree, rewriting more pages per update (measured: an upsert of a
+  // 130 KB row costs ~0.65 ms of CPU there against ~0.38 ms in a rowid table; a 1.5 KB row 0.084 against 0.036 ms).
+  // Databases written by earlier versions are converted once, in one transaction, when opened.
+  private createObjectsTable(): void {
+    const columns = `cluster TEXT NOT NULL, resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,
+        rv INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (cluster, resource, namespace, name)`;
+    const existing = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").get() as { sql: string } | undefined;
+    if (!existing) {
+      this.db.exec(`CREATE TABLE objects (${columns})`);
+      return;
+    }
+    if (!/WITHOUT\s+ROWID/i.test(existing.sql)) return;
+    this.db.transaction(() => {
+      this.db.exec(`CREATE TABLE objects_rowid (${columns})`);
+      this.db.exec('INSERT INTO objects_rowid (cluster, resource, namespace, name, rv, data) SELECT cluster, resource, namespace, name, rv, data FROM objects');
+      this.db.exec('DROP TABLE objects');
+      this.db.exec('ALTER TABLE objects_rowid RENAME TO objects');
+    })();
   }
 
   /** lastResourceVersion is the highest resourceVersion ever committed (survives restarts). */
