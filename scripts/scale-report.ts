@@ -22,7 +22,7 @@ for (const { clusters, services } of sizes) {
   process.stderr.write(`scale-report: ${clusters} clusters × ${services} Services …\n`);
   const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'bench.ts'), 'fleet'], {
     cwd: root,
-    env: { ...process.env, RIPPLE_FLEET_BENCH_CLUSTERS: String(clusters), RIPPLE_FLEET_BENCH_SERVICES: String(services) },
+    env: { RIPPLE_FLEET_BENCH_LOAD_RATE: '50,100,200,300', ...process.env, RIPPLE_FLEET_BENCH_CLUSTERS: String(clusters), RIPPLE_FLEET_BENCH_SERVICES: String(services) },
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 64 * 2 ** 20,
   }).toString('utf8');

@@ -13,7 +13,8 @@
 // open-loop load (events at a fixed rate) with p50/p99 under load. Every latency is taken from just before the write
 // to the watch event in the managed cluster (informers of the bench's own, one per cluster). Everything — the API
 // server, the control plane and the bench's clients — shares the process and its cores, so these are end-to-end
-// numbers. Targets (DESIGN.md): p50 ≤ 50 ms, p99 ≤ 250 ms with 100 clusters. Anchor: Sveltos by design — the agent
+// numbers. Targets (issue 22): one event p50 ≤ 20 ms, p99 ≤ 60 ms; open loop ≥ 300 events/s with p99 ≤ 250 ms
+// (RIPPLE_FLEET_BENCH_LOAD_RATE="100,200,300" tries rates in turn; `sustainedPerSec` is the highest sustained). Anchor: Sveltos by design — the agent
 // evaluates every 3 s and the event manager collects reports every 10 s, so an event waits 0–13 s.
 //
 // Diagnostics: the process' CPU per event (one at a time) and while quiet, work-queue depths when the last add-on
@@ -27,7 +28,8 @@ import { SVELTOS_NAMESPACE } from './bootstrap.js';
 import { loadavg } from 'node:os';
 import { apiServerThread, MemorySampler, PhaseProfiler, StageProbes, scenarioObjects, serviceObject, startFleet, BENCH_NS, type Fleet, type Observed } from './fleet-harness.js';
 
-const TARGET = { p50: 50, p99: 250 } as const;
+/** Issue 22's targets: one event at a time p50 ≤ 20 ms and p99 ≤ 60 ms; ≥ 300 events/s sustained (open loop) with p99 ≤ 250 ms. */
+const TARGET = { p50: 20, p99: 60, loadPerSec: 300, loadP99: 250 } as const;
 const ANCHOR = {
   sveltos: 'agent 3 s batches + 10 s collection: 0–13 s per event',
   agentBatchS: 3,
@@ -56,7 +58,15 @@ const CONFIG = () => ({
   churnWorkers: Math.max(1, envInt('RIPPLE_FLEET_BENCH_CHURN_WORKERS', 16)),
   churnEvents: envInt('RIPPLE_FLEET_BENCH_CHURN_EVENTS', 2000),
   churnSeconds: envInt('RIPPLE_FLEET_BENCH_CHURN_SECONDS', 15),
-  loadRate: Math.max(1, envInt('RIPPLE_FLEET_BENCH_LOAD_RATE', 10)),
+  /** Open-loop rates, tried in increasing order until one is not sustained (e.g. "50,100,200,300"). */
+  loadRates: (process.env.RIPPLE_FLEET_BENCH_LOAD_RATE || '10')
+    .split(',')
+    .map((s) => {
+      const n = Number(s.trim());
+      if (!Number.isInteger(n) || n < 1) throw new Error(`RIPPLE_FLEET_BENCH_LOAD_RATE=${process.env.RIPPLE_FLEET_BENCH_LOAD_RATE}: want events per second like "50,100,300"`);
+      return n;
+    })
+    .sort((a, b) => a - b),
   loadSeconds: envInt('RIPPLE_FLEET_BENCH_LOAD_SECONDS', 5),
   coldTimeoutMs: envInt('RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S', 120) * 1000,
   eventTimeoutMs: envInt('RIPPLE_FLEET_BENCH_EVENT_TIMEOUT_S', 10) * 1000,
@@ -151,6 +161,48 @@ class Churn {
       this.busy.delete(key);
     }
   }
+}
+
+/** LoadStep is one open-loop rate's outcome. */
+interface LoadStep {
+  ratePerSec: number;
+  events: number;
+  achievedPerSec: number;
+  p50?: number;
+  p90?: number;
+  p99?: number;
+  max?: number;
+  timedOut: number;
+  /** sustained: ≥ 90 % of the rate achieved, nothing timed out, p99 within the target. */
+  sustained: boolean;
+}
+
+/** openLoop issues events at a fixed rate for `seconds`, whatever their latency, and waits for all of them. */
+async function openLoop(churn: Churn, rate: number, seconds: number, timeoutMs: number): Promise<LoadStep> {
+  const lat: number[] = [];
+  let timedOut = 0;
+  const pending: Promise<void>[] = [];
+  const total = Math.max(1, Math.round(rate * seconds));
+  const l0 = performance.now();
+  for (let k = 0; k < total; k++) {
+    const due = l0 + (k * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const { cluster, service } = churn.pick();
+    pending.push(
+      churn.change(cluster, service, timeoutMs).then((r) => {
+        if (r.seen === undefined) timedOut++;
+        else lat.push(r.seen - r.start);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  // Achieved: events that arrived per second from the first write to the last arrival (a backlog lowers it).
+  const issuedS = Math.max(1e-3, (performance.now() - l0) / 1000);
+  const st = stats(lat);
+  const achievedPerSec = Math.round(lat.length / issuedS);
+  const sustained = timedOut === 0 && achievedPerSec >= 0.9 * rate && st.p99 !== undefined && st.p99 <= TARGET.loadP99;
+  return { ratePerSec: rate, events: lat.length, achievedPerSec, p50: st.p50, p90: st.p90, p99: st.p99, max: st.max, timedOut, sustained };
 }
 
 /** metricBy sums a metric's values by the given labels (e.g. reconciles by controller and result). */
@@ -386,35 +438,27 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     log(`churn (${cfg.churnWorkers} workers): ${Math.round(churnLat.length / churnS)} events/s, p50 ${cs.p50} ms, p99 ${cs.p99} ms`);
     await settle(fleet, 20_000);
 
-    // Phase 2d: open-loop load — events issued at a fixed rate whatever the latency (no coordinated omission).
-    const loadLat: number[] = [];
-    let lTimedOut = 0;
-    const pending: Promise<void>[] = [];
-    const total = cfg.loadRate * cfg.loadSeconds;
-    const l0 = performance.now();
-    for (let k = 0; k < total; k++) {
-      const due = l0 + (k * 1000) / cfg.loadRate;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait);
-      const { cluster, service } = churn.pick();
-      pending.push(
-        churn.change(cluster, service, cfg.eventTimeoutMs).then((r) => {
-          if (r.seen === undefined) lTimedOut++;
-          else loadLat.push(r.seen - r.start);
-        }),
-      );
+    // Phase 2d: open-loop load — events issued at a fixed rate whatever the latency (no coordinated omission), at
+    // each configured rate in turn until one is not sustained: fewer than 90 % of the rate achieved, an event that
+    // never arrived, or p99 above the target.
+    const ladder: LoadStep[] = [];
+    for (const rate of cfg.loadRates) {
+      const step = await openLoop(churn, rate, cfg.loadSeconds, cfg.eventTimeoutMs);
+      ladder.push(step);
+      log(`open-loop ${rate}/s: achieved ${step.achievedPerSec}/s, p50 ${step.p50} ms, p99 ${step.p99} ms${step.sustained ? '' : ' (not sustained)'}`);
+      if (!step.sustained) break;
+      if (rate !== cfg.loadRates[cfg.loadRates.length - 1]) await settle(fleet, 20_000);
     }
-    await Promise.all(pending);
-    const ls = stats(loadLat);
-    const issuedS = Math.max(1e-3, (performance.now() - l0) / 1000);
-    out.load = { ratePerSec: cfg.loadRate, events: loadLat.length, achievedPerSec: Math.round(loadLat.length / issuedS), p50: ls.p50, p90: ls.p90, p99: ls.p99, max: ls.max, timedOut: lTimedOut };
-    log(`open-loop ${cfg.loadRate}/s: p50 ${ls.p50} ms, p99 ${ls.p99} ms`);
+    const best = [...ladder].reverse().find((l) => l.sustained);
+    const shown = best ?? ladder[0]!;
+    out.load = { ...shown };
+    if (ladder.length > 1) out.loadLadder = ladder;
+    out.sustainedPerSec = best?.ratePerSec ?? 0;
 
     out.targets = {
-      p50: TARGET.p50,
-      p99: TARGET.p99,
+      ...TARGET,
       met: single.p50 !== undefined && single.p99 !== undefined && single.p50 <= TARGET.p50 && single.p99 <= TARGET.p99 && timedOut === 0,
-      metUnderLoad: ls.p50 !== undefined && ls.p99 !== undefined && ls.p50 <= TARGET.p50 && ls.p99 <= TARGET.p99 && lTimedOut === 0,
+      metUnderLoad: (best?.ratePerSec ?? 0) >= TARGET.loadPerSec,
     };
     if (single.p50 !== undefined) out.vsAnchor = { sveltosMidpointMs: 6500, speedupAtP50: Math.round(6500 / single.p50) };
     return out;

@@ -11,6 +11,8 @@ export interface FleetRun {
   withdraw?: { p50?: number; p99?: number };
   churnPerSec?: number;
   load?: { ratePerSec?: number; achievedPerSec?: number; p50?: number; p99?: number };
+  /** The highest open-loop rate sustained (p99 ≤ 250 ms, nothing lost), when the bench tried several. */
+  sustainedPerSec?: number;
   peakRssMiB?: number;
   quietCpuPct?: number;
   error?: string;
@@ -38,6 +40,7 @@ export function fromBench(result: unknown, services: number): FleetRun[] {
       withdraw: { p50: num(withdraw.p50), p99: num(withdraw.p99) },
       churnPerSec: num(churn.eventsPerSec) ?? num(churn.perSec),
       load: { ratePerSec: num(load.ratePerSec), achievedPerSec: num(load.achievedPerSec), p50: num(load.p50), p99: num(load.p99) },
+      sustainedPerSec: num(r.sustainedPerSec),
       peakRssMiB: num(rec(r.memoryPeak).rssMiB),
       quietCpuPct: num(r.quietCpuPct),
       error: typeof r.error === 'string' ? r.error : undefined,
@@ -137,7 +140,7 @@ export function renderReport(input: ReportInput): { markdown: string; plots: Rec
   };
   const rows = runs.map(
     (r) =>
-      `| ${r.clusters} × ${r.services} | ${fmt(r.coldConvergeMs === undefined ? undefined : r.coldConvergeMs / 1000, ' s', 1)} | ${fmt(r.single?.p50, ' ms', 1)} / ${fmt(r.single?.p99, ' ms', 1)} | ${fmt(r.withdraw?.p50, ' ms', 1)} / ${fmt(r.withdraw?.p99, ' ms', 1)} | ${fmt(r.churnPerSec, '/s')} | ${fmt(r.load?.achievedPerSec, '/s')} at p99 ${fmt(r.load?.p99, ' ms')} | ${fmt(r.peakRssMiB, ' MiB')} | ${fmt(r.single?.cpuMsPerEvent, ' ms', 1)} | ${fmt(r.quietCpuPct, ' %', 1)} |${r.error ? ` error: ${r.error.replace(/\|/g, '/')}` : ''}`,
+      `| ${r.clusters} × ${r.services} | ${fmt(r.coldConvergeMs === undefined ? undefined : r.coldConvergeMs / 1000, ' s', 1)} | ${fmt(r.single?.p50, ' ms', 1)} / ${fmt(r.single?.p99, ' ms', 1)} | ${fmt(r.withdraw?.p50, ' ms', 1)} / ${fmt(r.withdraw?.p99, ' ms', 1)} | ${fmt(r.churnPerSec, '/s')} | ${r.sustainedPerSec !== undefined ? `sustained ${fmt(r.sustainedPerSec, '/s')}: ` : ''}${fmt(r.load?.achievedPerSec, '/s')} at p99 ${fmt(r.load?.p99, ' ms')} | ${fmt(r.peakRssMiB, ' MiB')} | ${fmt(r.single?.cpuMsPerEvent, ' ms', 1)} | ${fmt(r.quietCpuPct, ' %', 1)} |${r.error ? ` error: ${r.error.replace(/\|/g, '/')}` : ''}`,
   );
   const m = input.machine;
   const markdown = `# Fleet scale report
@@ -159,7 +162,9 @@ that shows the add-on in the managed cluster, the way a user observes it. Detail
 - **Converge**: every Service created at once → every add-on observed.
 - **Event p50/p99**: one event at a time (a Service's port changes → the add-on carries the new port).
 - **Withdraw**: a Service deleted → its add-on gone.
-- **Churn**: 16 closed-loop workers; **open loop**: events issued at a fixed rate whatever the latency.
+- **Churn**: 16 closed-loop workers; **open loop**: events issued at a fixed rate whatever the latency, at each rate
+  of \`RIPPLE_FLEET_BENCH_LOAD_RATE\` in turn (the report's default: 50, 100, 200, 300 per second, 5 s each) until one is
+  not sustained; \`sustained\` is the highest rate with p99 ≤ 250 ms, nothing lost and ≥ 90 % of it achieved.
 - **CPU/event**: process CPU time per event, one at a time; **quiet CPU**: share of a core while nothing happens.
 
 Machine: ${m.cpus} × ${m.cpu ?? 'CPU'}, Node ${m.node}, ${m.date}${m.loadAverageBefore !== undefined ? `, 1-minute load average before the run ${m.loadAverageBefore}` : ''}.
