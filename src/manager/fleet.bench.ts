@@ -24,6 +24,7 @@
 // reports `error` and what it reached instead of hanging. Other knobs: _SAMPLES, _WITHDRAW_SAMPLES, _CHURN_WORKERS,
 // _CHURN_EVENTS, _CHURN_SECONDS, _LOAD_RATE, _LOAD_SECONDS.
 import { errorMessage, type KubeClient } from '../kube/index.js';
+import type { RequestCounts } from '../apiserver/index.js';
 import { SVELTOS_NAMESPACE } from './bootstrap.js';
 import { loadavg } from 'node:os';
 import { apiServerThread, MemorySampler, PhaseProfiler, StageProbes, scenarioObjects, serviceObject, startFleet, BENCH_NS, type Fleet, type Observed } from './fleet-harness.js';
@@ -205,6 +206,16 @@ async function openLoop(churn: Churn, rate: number, seconds: number, timeoutMs: 
   return { ratePerSec: rate, events: lat.length, achievedPerSec, p50: st.p50, p90: st.p90, p99: st.p99, max: st.max, timedOut, sustained };
 }
 
+/** requestsPerEvent splits the API requests made between two counts into management and managed clusters, per event. */
+function requestsPerEvent(a: RequestCounts, b: RequestCounts, managed: readonly string[], events: number): { management: number; managed: number } {
+  const m = new Set(managed);
+  let toManaged = 0;
+  for (const [c, n] of Object.entries(b.byCluster)) if (m.has(c)) toManaged += n - (a.byCluster[c] ?? 0);
+  const all = b.total - a.total;
+  const per = (x: number) => Math.round((x / Math.max(1, events)) * 100) / 100;
+  return { management: per(all - toManaged), managed: per(toManaged) };
+}
+
 /** metricBy sums a metric's values by the given labels (e.g. reconciles by controller and result). */
 async function metricBy(f: Fleet, name: string, labels: string[]): Promise<Record<string, number>> {
   const m = f.embedded.manager.metrics.getSingleMetric(name);
@@ -339,6 +350,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     let timedOut = 0;
     await prof.begin();
     const rs = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
+    const req0 = await fleet.embedded.server.requestCounts();
     const cpuSingle = process.cpuUsage();
     for (let k = 0; k < cfg.samples; k++) {
       const { cluster, service } = churn.pick();
@@ -358,6 +370,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       }
     }
     const singleCpu = cpuMs(cpuSingle);
+    const req1 = await fleet.embedded.server.requestCounts();
     const singleReconciles = delta(rs, await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']));
     profiles.singleEvent = await prof.end(`fleet-${n}-single`);
     const single = stats(lat);
@@ -372,6 +385,9 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       stagesMs: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, { p50: stats(v).p50, p99: stats(v).p99 }])),
       // Reconciles per event by controller/result (a no-op reconcile woken by our own writes shows up here).
       reconcilesPerEvent: Object.fromEntries(Object.entries(singleReconciles).map(([k, v]) => [k, Math.round((v / Math.max(1, cfg.samples)) * 100) / 100])),
+      // API requests per event (a watch counts once, when opened): to the management cluster, and to the managed
+      // clusters (the bench's own Service patch included).
+      requestsPerEvent: requestsPerEvent(req0, req1, fleet.clusters, cfg.samples),
     };
     log(`single event: p50 ${single.p50} ms, p99 ${single.p99} ms, max ${single.max} ms (${lat.length} samples, ${timedOut} timed out)`);
 
