@@ -136,6 +136,31 @@ function applyShape(r: ReportObject): KubeObject {
   return { apiVersion: r.apiVersion, kind: r.kind, metadata, spec } as unknown as KubeObject;
 }
 
+// The agent's writes ask for the written report's metadata only (PartialObjectMetadata): the whole report — its
+// `resources` blob is ~130 KB with 100 collected objects — would come back on every write just to be parsed and
+// dropped. What the server now stores is known without it: the applied spec (the agent owns every spec field) with
+// the server's metadata (resourceVersion, generation, labels, …) and the status as last seen, or the applied status
+// over the last seen one. It stands in for the informer's copy until that is as new.
+
+/** afterSpecApply is the report as stored after the agent applied `want`'s spec (server metadata from the answer). */
+export function afterSpecApply(want: ReportObject, answer: KubeObject, before: ReportObject | undefined): ReportObject {
+  const shape = applyShape(want) as unknown as ReportObject;
+  const out: ReportObject = { apiVersion: want.apiVersion, kind: want.kind, metadata: answer.metadata as ReportObject['metadata'], spec: shape.spec };
+  if (before?.status) out.status = before.status;
+  return out;
+}
+
+/** afterStatusApply is the report as stored after the agent applied `status`: the other fields as last seen. */
+export function afterStatusApply(status: Pick<ReportObject, 'apiVersion' | 'kind' | 'metadata' | 'status'>, answer: KubeObject, before: ReportObject | undefined, ownsFailure: boolean): ReportObject {
+  const base: ReportObject = before ?? { apiVersion: status.apiVersion, kind: status.kind, metadata: status.metadata, spec: {} as ReportObject['spec'] };
+  // The apply sets the fields the agent owns: phase always; failureMessage only on managed copies (there, leaving it
+  // out removes it; on the management copy it is the event manager's and stays).
+  const applied = status.status ?? {};
+  const next: NonNullable<ReportObject['status']> = { ...(base.status ?? {}), ...applied };
+  if (ownsFailure && applied.failureMessage === undefined) delete next.failureMessage;
+  return { ...base, metadata: answer.metadata as ReportObject['metadata'], status: next };
+}
+
 /** ReportWriterOptions configures a ReportWriter. */
 export interface ReportWriterOptions {
   /** Names the target in logs and metrics: `management` or `managed`. */
@@ -292,8 +317,8 @@ export class ReportWriter {
       for (const a of actions) {
         switch (a.type) {
           case 'apply': {
-            const stored = await this.options.client.apply<ReportObject>(applyShape(a.object), { fieldManager: FIELD_MANAGER, force: true });
-            this.written.set(key, { object: stored });
+            const meta = await this.options.client.apply<KubeObject>(applyShape(a.object), { fieldManager: FIELD_MANAGER, force: true, metadataOnly: true });
+            this.written.set(key, { object: afterSpecApply(a.object, meta, this.written.get(key)?.object ?? observed) });
             metrics?.writes.inc({ target, action: 'apply' });
             if (desired.state === 'present' && desired.since !== undefined) {
               metrics?.eventToReportSeconds.observe((performance.now() - desired.since) / 1000);
@@ -302,8 +327,9 @@ export class ReportWriter {
             break;
           }
           case 'applyStatus': {
-            const stored = await this.options.client.apply<ReportObject>(a.object as unknown as KubeObject, { fieldManager: FIELD_MANAGER, force: true, subresource: 'status' });
-            this.written.set(key, { object: stored });
+            const meta = await this.options.client.apply<KubeObject>(a.object as unknown as KubeObject, { fieldManager: FIELD_MANAGER, force: true, subresource: 'status', metadataOnly: true });
+            const ownsFailure = desired.state === 'present' && desired.report.status !== undefined;
+            this.written.set(key, { object: afterStatusApply(a.object, meta, this.written.get(key)?.object ?? observed, ownsFailure) });
             metrics?.writes.inc({ target, action: 'status' });
             break;
           }

@@ -1238,7 +1238,8 @@ class Manager {
       try {
         await this.client.apply(
           { apiVersion: writeVersion(raw) ?? raw.apiVersion, kind: 'EventReport', metadata: { name, namespace: ns }, status: want } as ApiKubeObject,
-          { fieldManager: this.fieldManager, force: true, subresource: 'status' },
+          // The answer is not used: metadata only, not the whole report with its collected resources.
+          { fieldManager: this.fieldManager, force: true, subresource: 'status', metadataOnly: true },
         );
       } catch (e) {
         if (isNotFound(e)) return;

@@ -301,6 +301,28 @@ describe('KubeClient', () => {
     assert.equal((seen[0].object as { data?: unknown }).data, undefined);
   });
 
+  test('writes with metadataOnly answer PartialObjectMetadata (new resourceVersion and generation) and store the whole object', async () => {
+    type Meta = KubeObject & { data?: unknown };
+    const created = await client.create<Meta>(cm('wm1', { a: 'x'.repeat(5000) }), { metadataOnly: true });
+    assert.equal(created.kind, 'PartialObjectMetadata');
+    assert.equal(created.apiVersion, 'meta.k8s.io/v1');
+    assert.equal(created.data, undefined);
+    assert.ok(created.metadata.resourceVersion && created.metadata.uid);
+    const applied = await client.apply<Meta>(cm('wm1', { a: 'y'.repeat(5000) }), { fieldManager: 'meta-test', force: true, metadataOnly: true });
+    assert.equal(applied.kind, 'PartialObjectMetadata');
+    assert.notEqual(applied.metadata.resourceVersion, created.metadata.resourceVersion);
+    const patched = await client.patch<Meta>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'wm1' }, 'merge', { data: { b: 'z' } }, { metadataOnly: true });
+    assert.equal(patched.kind, 'PartialObjectMetadata');
+    const stored = await client.get<Meta>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'wm1' });
+    assert.equal(stored?.metadata.resourceVersion, patched.metadata.resourceVersion);
+    assert.deepEqual(stored?.data, { a: 'y'.repeat(5000), b: 'z' });
+    // Without it, a write answers the whole object.
+    const full = await client.update<Meta>({ ...stored!, data: { a: 'w' } });
+    assert.equal(full.kind, 'ConfigMap');
+    assert.deepEqual(full.data, { a: 'w' });
+    await client.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'wm1' });
+  });
+
   test('watch: events larger than a network chunk arrive whole, and small ones after them too', async () => {
     const start = await client.list({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default' });
     const events: WatchEvent[] = [];

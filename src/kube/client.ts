@@ -58,6 +58,10 @@ export interface WriteOptions {
   fieldManager?: string;
   fieldValidation?: FieldValidation;
   signal?: AbortSignal;
+  /** Ask for the written object's metadata only (kube's PartialObjectMetadata: apiVersion meta.k8s.io/v1, kind
+   * PartialObjectMetadata), not the whole object: for writers that need only the new resourceVersion/generation of a
+   * large object (an EventReport carrying its collected resources). */
+  metadataOnly?: boolean;
 }
 
 /** PatchType names the patch formats: JSON patch (RFC 6902), JSON merge patch (RFC 7386) or strategic merge patch. */
@@ -78,6 +82,10 @@ export interface ApplyOptions {
   subresource?: string;
   dryRun?: boolean;
   fieldValidation?: FieldValidation;
+  /** Ask for the written object's metadata only (kube's PartialObjectMetadata: apiVersion meta.k8s.io/v1, kind
+   * PartialObjectMetadata), not the whole object: for writers that need only the new resourceVersion/generation of a
+   * large object (an EventReport carrying its collected resources). */
+  metadataOnly?: boolean;
   signal?: AbortSignal;
 }
 
@@ -154,6 +162,13 @@ export function labelSelectorString(sel: Selector | undefined): string | undefin
 
 function badRequest(message: string): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+}
+
+const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+
+/** acceptFor is the Accept header a write asks for: the whole object (default) or its metadata only. */
+function acceptFor(o: { metadataOnly?: boolean }): string | undefined {
+  return o.metadataOnly ? METADATA_ONLY : undefined;
 }
 
 function writeQuery(o: { dryRun?: boolean; fieldManager?: string; fieldValidation?: FieldValidation }): HttpRequest['query'] {
@@ -275,13 +290,13 @@ export class KubeClient {
   /** create creates an object (metadata.namespace required for namespaced kinds); returns what the server stored. */
   async create<T = KubeObject>(obj: ApiKubeObject | KubeObject, opts: WriteOptions = {}): Promise<T> {
     const { path } = await this.objectPath(obj, 'create', undefined, false);
-    return this.transport.request<T>({ method: 'POST', path, body: obj, query: writeQuery(opts), signal: opts.signal });
+    return this.transport.request<T>({ method: 'POST', path, body: obj, query: writeQuery(opts), accept: acceptFor(opts), signal: opts.signal });
   }
 
   /** update replaces an object (PUT); metadata.resourceVersion, when set, must be current (409 Conflict otherwise). */
   async update<T = KubeObject>(obj: ApiKubeObject | KubeObject, opts: WriteOptions = {}): Promise<T> {
     const { path } = await this.objectPath(obj, 'update');
-    return this.transport.request<T>({ method: 'PUT', path, body: obj, query: writeQuery(opts), signal: opts.signal });
+    return this.transport.request<T>({ method: 'PUT', path, body: obj, query: writeQuery(opts), accept: acceptFor(opts), signal: opts.signal });
   }
 
   /** updateStatus replaces the status subresource of an object. */
@@ -292,7 +307,7 @@ export class KubeClient {
   /** updateSubresource replaces a subresource (`status`, `scale`, …) of an object. */
   async updateSubresource<T = KubeObject>(obj: ApiKubeObject | KubeObject, subresource: string, opts: WriteOptions = {}): Promise<T> {
     const { path } = await this.objectPath(obj, `update ${subresource} of`, subresource);
-    return this.transport.request<T>({ method: 'PUT', path, body: obj, query: writeQuery(opts), signal: opts.signal });
+    return this.transport.request<T>({ method: 'PUT', path, body: obj, query: writeQuery(opts), accept: acceptFor(opts), signal: opts.signal });
   }
 
   /** patch patches an object (or its subresource) with a JSON patch (array), merge patch or strategic merge patch. */
@@ -306,6 +321,7 @@ export class KubeClient {
       body: patch,
       contentType: PATCH_CONTENT_TYPES[type],
       query: writeQuery(opts),
+      accept: acceptFor(opts),
       signal: opts.signal,
     });
   }
@@ -329,6 +345,7 @@ export class KubeClient {
       body,
       contentType: 'application/apply-patch+yaml',
       query: { ...writeQuery(opts), force: opts.force ? 'true' : undefined },
+      accept: acceptFor(opts),
       signal: opts.signal,
     });
   }
@@ -373,7 +390,7 @@ export class KubeClient {
         allowWatchBookmarks: opts.allowWatchBookmarks === false ? undefined : 'true',
         timeoutSeconds: opts.timeoutSeconds,
       },
-      accept: opts.metadataOnly ? 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' : undefined,
+      accept: acceptFor(opts),
       signal: opts.signal,
     });
     let stopped = false;
