@@ -959,10 +959,14 @@ export class SummaryReconciler {
     if (dryRun) {
       await this.writeClusterReport(p, outcome.results);
       this.reported.add(key);
-    } else if (this.reported.has(key) || (!this.reportChecked.has(key) && prev !== undefined)) {
-      // A report left by an earlier DryRun pass (this process's, or before a restart) goes once DryRun ends.
-      await this.deleteClusterReport(p);
-      this.reported.delete(key);
+    } else {
+      // A report left by an earlier DryRun pass (this process's, or before a restart) goes once DryRun ends. A
+      // summary deployed for the first time (no Resources status yet) has none: checking it would cost a DELETE on the
+      // next deploy of every new summary.
+      if (this.reported.has(key) || (!this.reportChecked.has(key) && prev !== undefined)) {
+        await this.deleteClusterReport(p);
+        this.reported.delete(key);
+      }
       this.reportChecked.add(key);
     }
 
