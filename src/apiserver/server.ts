@@ -461,7 +461,7 @@ class EmbeddedApiServer implements ApiServer {
   }
 
   private serve(req: IncomingMessage, res: ServerResponse): void {
-    this.requestsTotal++; if (process.env.RIPPLE_TRACE_REQ) process.stderr.write(`REQ ${req.method} ${req.url} ${req.headers['user-agent']}\n`);
+    this.requestsTotal++;
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://127.0.0.1');
