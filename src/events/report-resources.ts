@@ -19,15 +19,37 @@ export function decodeResourcesForTemplates(resources: string | undefined | null
 }
 
 /**
- * decodeResourceDocs is decodeResourcesForTemplates keeping each object's document text (its identity for memos).
- * `known` maps document texts to their decoded values from an earlier version of the same report: an unchanged
- * document is not decoded again (one Service changing in a report of hundreds decodes one document). Decoded
- * values are shared, never modified: renderers copy them before templates run.
+ * KnownDocuments are the documents of an earlier version of the same report, in order, with their decoded values.
+ * Decoded values are shared, never modified: renderers copy them before templates run.
  */
-export function decodeResourceDocs(resources: string | undefined | null, known?: ReadonlyMap<string, GoMap>): { doc: string; value: GoMap }[] {
+export interface KnownDocuments {
+  texts: readonly string[];
+  values: readonly GoMap[];
+}
+
+/**
+ * decodeResourceDocs is decodeResourcesForTemplates keeping each object's document text (its identity for memos).
+ * `known`: the documents of an earlier version of the same report. An unchanged document is not decoded again (one
+ * Service changing in a report of hundreds decodes one document), and keeps its earlier text object, so later
+ * comparisons of it are identity checks. Documents are matched by position first (a report keeps its order; one
+ * inserted or removed shifts the rest by one), then by text.
+ */
+export function decodeResourceDocs(resources: string | undefined | null, known?: KnownDocuments): { doc: string; value: GoMap }[] {
+  const texts = known?.texts ?? [];
+  let byText: Map<string, number> | undefined;
+  let j = 0;
   return splitEventReportResources(resources).map((doc, i) => {
-    const hit = known?.get(doc);
-    if (hit !== undefined) return { doc, value: hit };
+    let k = -1;
+    if (j < texts.length && texts[j] === doc) k = j;
+    else if (j + 1 < texts.length && texts[j + 1] === doc) k = j + 1;
+    else if (texts.length > 0) {
+      if (!byText) byText = new Map(texts.map((t, x) => [t, x]));
+      k = byText.get(doc) ?? -1;
+    }
+    if (k >= 0) {
+      j = k + 1;
+      return { doc: texts[k], value: known!.values[k] };
+    }
     let v: GoValue;
     try {
       v = decodeJSON(doc.startsWith('{') ? doc : JSON.stringify(parseYaml(doc) ?? null), { numbers: 'int64' });
