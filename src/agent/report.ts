@@ -108,7 +108,11 @@ export function joinEncodedDocuments(docs: readonly string[]): string | undefine
  */
 export function splitEventReportResources(resources: string | undefined | null): string[] {
   if (!resources) return [];
-  const text = Buffer.from(resources, 'base64').toString('utf8');
+  return splitEventReportText(Buffer.from(resources, 'base64').toString('utf8'));
+}
+
+/** splitEventReportText is splitEventReportResources on the decoded text of the blob. */
+export function splitEventReportText(text: string): string[] {
   // Sveltos' blob is `{json}\n---{json}\n---`: JSON text never holds a raw newline, so "\n---" only separates.
   // YAML input (hand-written reports) uses `---` on its own line; both split the same way here: at every `---` at the
   // start or after a newline, with trailing blanks, followed by a newline, `{` or the end (what

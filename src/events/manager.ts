@@ -517,10 +517,7 @@ class Manager {
       const last = this.lastReport.get(key);
       let normalized: EventReport | undefined;
       if (last && sig !== undefined && last.sig === sig) normalized = last.normalized;
-      else {
-        const n = normalizeAs('EventReport', raw);
-        normalized = n.ok ? (n.object as EventReport) : undefined;
-      }
+      else normalized = normalizeReport(raw);
       this.normalizedReports.set(raw, normalized);
       if (sig !== undefined) this.lastReport.set(key, { sig, normalized });
       else this.lastReport.delete(key);
@@ -1387,6 +1384,25 @@ function reportSignature(raw: Obj): string | undefined {
   const m = raw.metadata;
   if (!m.uid || m.generation === undefined) return undefined;
   return `${m.uid}|${m.generation}|${m.deletionTimestamp ?? ''}|${JSON.stringify(m.labels ?? {})}|${JSON.stringify(m.annotations ?? {})}`;
+}
+
+/**
+ * normalizeReport is normalizeAs('EventReport') with the check of `spec.resources` (base64, hundreds of KB) left to
+ * where the blob is decoded anyway (report-resources.ts decodeBlob): one scan of it instead of two.
+ */
+function normalizeReport(raw: Obj): EventReport | undefined {
+  const spec = raw.spec as Record<string, unknown> | undefined;
+  const blob = spec?.resources;
+  if (typeof blob !== 'string' || blob === '') {
+    const n = normalizeAs('EventReport', raw);
+    return n.ok ? (n.object as EventReport) : undefined;
+  }
+  const n = normalizeAs('EventReport', { ...raw, spec: { ...spec, resources: '' } });
+  if (!n.ok) return undefined;
+  // normalize returns a copy of its own: the blob goes back in unchanged.
+  const r = n.object as EventReport;
+  r.spec.resources = blob;
+  return r;
 }
 
 async function syncedOrAbsent(i: InformerView<Obj>): Promise<void> {
