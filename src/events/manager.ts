@@ -390,8 +390,9 @@ class Manager {
         // The agent's evaluation failure is an annotation: its change changes the trigger's status.
         const failureChanged = old.metadata.annotations?.[EVALUATION_FAILURE] !== r.metadata.annotations?.[EVALUATION_FAILURE];
         if (old.metadata.generation !== r.metadata.generation || old.metadata.deletionTimestamp !== r.metadata.deletionTimestamp || failureChanged) wake(r);
-        const phase = (r.status as { phase?: string } | undefined)?.phase;
-        if (phase !== 'Processed') this.controller.enqueue(keyR(r.metadata.namespace ?? '', r.metadata.name));
+        // The report's status is written once every trigger processed its generation (setReportState wakes it
+        // then); a version before that, or one already carrying that status, leaves nothing to do.
+        if (this.reportNeedsWrite(r)) this.controller.enqueue(keyR(r.metadata.namespace ?? '', r.metadata.name));
       },
       onDelete: (r: Obj) => {
         wake(r);
@@ -1250,6 +1251,18 @@ class Manager {
       const i = k.indexOf('/');
       this.controller.enqueue(keyR(k.slice(0, i), k.slice(i + 1)));
     }
+  }
+
+  /** reportNeedsWrite says whether reconcileReport would write to this version of a report (status, CloudEvents). */
+  private reportNeedsWrite(raw: Obj): boolean {
+    const states = this.reportStates.get(`${raw.metadata.namespace ?? ''}/${raw.metadata.name}`);
+    if (!states) return false;
+    const want = reportStatus(raw.metadata.generation ?? 0, states);
+    if (!want) return false;
+    const cur = (raw.status ?? {}) as { phase?: string; failureMessage?: string };
+    if (cur.phase !== want.phase || (cur.failureMessage ?? undefined) !== want.failureMessage) return true;
+    const list = (raw.spec as { cloudEvents?: string[] } | undefined)?.cloudEvents;
+    return Array.isArray(list) && list.length > 0 && ![...states.values()].some((s) => s.holdCloudEvents);
   }
 
   private async reconcileReport(ns: string, name: string): Promise<void> {
