@@ -22,7 +22,7 @@
 // (RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S, _EVENT_TIMEOUT_S, _SETTLE_TIMEOUT_S): a fleet that does not converge in time
 // reports `error` and what it reached instead of hanging. Other knobs: _SAMPLES, _WITHDRAW_SAMPLES, _CHURN_WORKERS,
 // _CHURN_EVENTS, _CHURN_SECONDS, _LOAD_RATE, _LOAD_SECONDS.
-import { errorMessage, type KubeClient } from '../kube/index.js';
+import { enableWriteAccounting, errorMessage, type KubeClient } from '../kube/index.js';
 import { SVELTOS_NAMESPACE } from './bootstrap.js';
 import { loadavg } from 'node:os';
 import { apiServerThread, MemorySampler, PhaseProfiler, StageProbes, scenarioObjects, serviceObject, startFleet, BENCH_NS, type Fleet, type Observed } from './fleet-harness.js';
@@ -166,6 +166,11 @@ async function metricBy(f: Fleet, name: string, labels: string[]): Promise<Recor
   return out;
 }
 
+/** perEvent divides counts by a number of events (two decimals). */
+function perEvent(counts: Record<string, number>, events: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Math.round((v / Math.max(1, events)) * 100) / 100]));
+}
+
 /** delta subtracts an earlier metricBy reading from a later one (keys that did not change are left out). */
 function delta(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
@@ -208,6 +213,8 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
   const profiles: Record<string, unknown> = {};
   // Other processes on the machine share its cores: the load average says how much.
   out.loadAverage1mBefore = Math.round(loadavg()[0] * 100) / 100;
+  // Count the reconciles that write nothing (ripple_reconcile_noop_total): the control plane runs in this process.
+  enableWriteAccounting();
   const t0 = performance.now();
   let f: Fleet | undefined;
   let probes: StageProbes | undefined;
@@ -287,6 +294,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     let timedOut = 0;
     await prof.begin();
     const rs = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
+    const ns = await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']);
     const cpuSingle = process.cpuUsage();
     for (let k = 0; k < cfg.samples; k++) {
       const { cluster, service } = churn.pick();
@@ -307,6 +315,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     }
     const singleCpu = cpuMs(cpuSingle);
     const singleReconciles = delta(rs, await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']));
+    const singleNoops = delta(ns, await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']));
     profiles.singleEvent = await prof.end(`fleet-${n}-single`);
     const single = stats(lat);
     out.singleEvent = {
@@ -319,7 +328,9 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       // (→ instantiated ConfigMap written), add-on deployer (→ add-on in the managed cluster), p50/p99 each.
       stagesMs: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, { p50: stats(v).p50, p99: stats(v).p99 }])),
       // Reconciles per event by controller/result (a no-op reconcile woken by our own writes shows up here).
-      reconcilesPerEvent: Object.fromEntries(Object.entries(singleReconciles).map(([k, v]) => [k, Math.round((v / Math.max(1, cfg.samples)) * 100) / 100])),
+      reconcilesPerEvent: perEvent(singleReconciles, cfg.samples),
+      // Of those, reconciles that sent no write request (write accounting), by controller.
+      noopReconcilesPerEvent: perEvent(singleNoops, cfg.samples),
     };
     log(`single event: p50 ${single.p50} ms, p99 ${single.p99} ms, max ${single.max} ms (${lat.length} samples, ${timedOut} timed out)`);
 
@@ -367,6 +378,8 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     let churnTimedOut = 0;
     let issued = 0;
     await prof.begin();
+    const rc = await metricBy(fleet, 'ripple_reconcile_total', ['controller']);
+    const nc = await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']);
     const ch0 = performance.now();
     await Promise.all(
       Array.from({ length: cfg.churnWorkers }, async () => {
@@ -383,6 +396,10 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     profiles.churn = await prof.end(`fleet-${n}-churn`);
     const cs = stats(churnLat);
     out.churn = { workers: cfg.churnWorkers, events: churnLat.length, seconds: ms(churnS), eventsPerSec: Math.round(churnLat.length / churnS), p50: cs.p50, p90: cs.p90, p99: cs.p99, max: cs.max, timedOut: churnTimedOut };
+    Object.assign(out.churn as object, {
+      reconcilesPerEvent: perEvent(delta(rc, await metricBy(fleet, 'ripple_reconcile_total', ['controller'])), churnLat.length),
+      noopReconcilesPerEvent: perEvent(delta(nc, await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller'])), churnLat.length),
+    });
     log(`churn (${cfg.churnWorkers} workers): ${Math.round(churnLat.length / churnS)} events/s, p50 ${cs.p50} ms, p99 ${cs.p99} ms`);
     await settle(fleet, 20_000);
 
