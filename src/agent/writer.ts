@@ -9,7 +9,6 @@ import {
   errorMessage,
   isConflict,
   isNotFound,
-  onlyStatusChanged,
   type InformerFactory,
   type KubeClient,
   type KubeObject,
@@ -276,19 +275,17 @@ export class ReportWriter {
   /**
    * needless says whether an observed update cannot change what reconcile plans, so it need not wake it: a version
    * no newer than the agent's own last write (its echo — reconcile would plan from that write, as the reconcile that
-   * made it did), or a change of status alone that leaves a phase and, where the agent owns it, the failure
-   * message as desired (the event manager's Processed). Changes of desired content enqueue the key themselves.
+   * made it did), or one from which planReport plans nothing. Changes of desired content enqueue the key themselves.
    */
-  private needless(old: ReportObject, o: ReportObject): boolean {
+  private needless(_old: ReportObject, o: ReportObject): boolean {
     const key = keyOf(o.metadata.namespace, o.metadata.name);
     const w = this.written.get(key);
     const rv = o.metadata.resourceVersion;
     const wrv = w?.object.metadata.resourceVersion;
     if (rv !== undefined && wrv !== undefined && (rv === wrv || (/^\d+$/.test(rv) && /^\d+$/.test(wrv) && BigInt(rv) < BigInt(wrv)))) return true;
-    if (!onlyStatusChanged(old, o) || !o.status?.phase) return false;
-    const d = this.desired.get(key);
-    const want = d?.state === 'present' ? d.report.status : undefined;
-    return want === undefined || (want.failureMessage ?? undefined) === (o.status.failureMessage ?? undefined);
+    // Newer than our last write: needless if it already is what we want (our write's echo arriving before the
+    // write's response, the event manager's Processed) — reconcile would plan nothing from it.
+    return planReport(this.desired.get(key), o).length === 0;
   }
 
   // observedFor returns the newest known state of key: the cache, or the agent's own last write when newer.

@@ -1237,8 +1237,7 @@ class Manager {
     const state: ReportTriggerState = failure === undefined ? { generation } : { generation, failure };
     if (holdCloudEvents) state.holdCloudEvents = true;
     states.set(trigger, state);
-    const [ns, name] = [reportKey.slice(0, reportKey.indexOf('/')), reportKey.slice(reportKey.indexOf('/') + 1)];
-    this.controller.enqueue(keyR(ns, name));
+    this.wakeReport(reportKey);
   }
 
   private forgetPairReport(pair: string, trigger: string): void {
@@ -1248,9 +1247,20 @@ class Manager {
     const states = this.reportStates.get(k);
     if (states?.delete(trigger)) {
       if (states.size === 0) this.reportStates.delete(k);
-      const i = k.indexOf('/');
-      this.controller.enqueue(keyR(k.slice(0, i), k.slice(i + 1)));
+      this.wakeReport(k);
     }
+  }
+
+  /**
+   * wakeReport queues a report's key after its processing state changed, if that leaves it something to write now.
+   * A report read before the agent's status write of the same change still says Processed: that status write
+   * wakes it (reportHandlers).
+   */
+  private wakeReport(reportKey: string): void {
+    const i = reportKey.indexOf('/');
+    const [ns, name] = [reportKey.slice(0, i), reportKey.slice(i + 1)];
+    const raw = this.er.cache.get(ns, name);
+    if (raw && this.reportNeedsWrite(raw)) this.controller.enqueue(keyR(ns, name));
   }
 
   /** reportNeedsWrite says whether reconcileReport would write to this version of a report (status, CloudEvents). */

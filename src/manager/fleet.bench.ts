@@ -56,6 +56,8 @@ const CONFIG = () => ({
   churnWorkers: Math.max(1, envInt('RIPPLE_FLEET_BENCH_CHURN_WORKERS', 16)),
   churnEvents: envInt('RIPPLE_FLEET_BENCH_CHURN_EVENTS', 2000),
   churnSeconds: envInt('RIPPLE_FLEET_BENCH_CHURN_SECONDS', 15),
+  // Write accounting (noopReconcilesPerEvent) costs a little CPU per promise: 0 turns it off for CPU comparisons.
+  countNoops: envInt('RIPPLE_FLEET_BENCH_COUNT_NOOPS', 1) !== 0,
   loadRate: Math.max(1, envInt('RIPPLE_FLEET_BENCH_LOAD_RATE', 10)),
   loadSeconds: envInt('RIPPLE_FLEET_BENCH_LOAD_SECONDS', 5),
   coldTimeoutMs: envInt('RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S', 120) * 1000,
@@ -214,7 +216,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
   // Other processes on the machine share its cores: the load average says how much.
   out.loadAverage1mBefore = Math.round(loadavg()[0] * 100) / 100;
   // Count the reconciles that write nothing (ripple_reconcile_noop_total): the control plane runs in this process.
-  enableWriteAccounting();
+  if (cfg.countNoops) enableWriteAccounting();
   const t0 = performance.now();
   let f: Fleet | undefined;
   let probes: StageProbes | undefined;
