@@ -51,6 +51,7 @@ import { eventIdOf, objectKeyOf, plan, type Plan } from './plan.js';
 import { renderEvents, sourceKey, type GeneratedObject, type LegacyUse, type RenderContext, type RenderedEvent, type RenderResult, type SourceKind, type SourceObject, type TriggerView } from './render.js';
 import { reportEvents, type ReportEvent, type ReportEvents } from './report-events.js';
 import type { KnownDocuments } from './report-resources.js';
+import { normalizeReport, type ReportEntries } from './report-normalize.js';
 import { reportStatus, sameTriggerStatus, triggerStatus, type PairResult, type ReportTriggerState } from './status.js';
 
 /** Clock tells time in milliseconds since the epoch (injected so tests and benches control it). */
@@ -231,7 +232,7 @@ class Manager {
   /** Generated objects (`kind/ns/name`) → resourceVersion of our last write, until the watch delivers it. */
   private readonly ownWrites = new Map<string, OwnWrite>();
   /** Per report `ns/name`: the signature (reportSignature) and normalisation of the version last read. */
-  private readonly lastReport = new Map<string, { sig: string; normalized: EventReport | undefined }>();
+  private readonly lastReport = new Map<string, { sig: string; normalized: EventReport | undefined; entries?: ReportEntries }>();
 
   private readonly tenants: TenantDirectory;
 
@@ -517,10 +518,15 @@ class Manager {
       const sig = reportSignature(raw);
       const last = this.lastReport.get(key);
       let normalized: EventReport | undefined;
+      let entries = last?.entries;
       if (last && sig !== undefined && last.sig === sig) normalized = last.normalized;
-      else normalized = normalizeReport(raw);
+      else {
+        const n = normalizeReport(raw, last?.entries);
+        normalized = n?.report;
+        entries = n?.entries;
+      }
       this.normalizedReports.set(raw, normalized);
-      if (sig !== undefined) this.lastReport.set(key, { sig, normalized });
+      if (sig !== undefined) this.lastReport.set(key, { sig, normalized, entries });
       else this.lastReport.delete(key);
     }
     return this.normalizedReports.get(raw) ?? 'invalid';
@@ -1407,25 +1413,6 @@ function reportSignature(raw: Obj): string | undefined {
   const m = raw.metadata;
   if (!m.uid || m.generation === undefined) return undefined;
   return `${m.uid}|${m.generation}|${m.deletionTimestamp ?? ''}|${JSON.stringify(m.labels ?? {})}|${JSON.stringify(m.annotations ?? {})}`;
-}
-
-/**
- * normalizeReport is normalizeAs('EventReport') with the check of `spec.resources` (base64, hundreds of KB) left to
- * where the blob is decoded anyway (report-resources.ts decodeBlob): one scan of it instead of two.
- */
-function normalizeReport(raw: Obj): EventReport | undefined {
-  const spec = raw.spec as Record<string, unknown> | undefined;
-  const blob = spec?.resources;
-  if (typeof blob !== 'string' || blob === '') {
-    const n = normalizeAs('EventReport', raw);
-    return n.ok ? (n.object as EventReport) : undefined;
-  }
-  const n = normalizeAs('EventReport', { ...raw, spec: { ...spec, resources: '' } });
-  if (!n.ok) return undefined;
-  // normalize returns a copy of its own: the blob goes back in unchanged.
-  const r = n.object as EventReport;
-  r.spec.resources = blob;
-  return r;
 }
 
 async function syncedOrAbsent(i: InformerView<Obj>): Promise<void> {
