@@ -23,8 +23,7 @@ function describeOwner(o: GeneratedObject): string {
 const oursMemo = new WeakMap<object, { cur: object; trigger: string; ck: string; id: string; ours: boolean }>();
 
 /** isOurs says whether the existing object cur is the output o of event id of this (trigger, cluster) itself. */
-function isOurs(cur: GeneratedObject, o: GeneratedObject, id: string, owner: { trigger: string; cluster: ClusterIdentity }): boolean {
-  const ck = `${owner.cluster.type}:${owner.cluster.namespace}/${owner.cluster.name}`;
+function isOurs(cur: GeneratedObject, o: GeneratedObject, id: string, owner: { trigger: string; cluster: ClusterIdentity }, ck: string): boolean {
   const m = oursMemo.get(o);
   if (m !== undefined && m.cur === cur && m.trigger === owner.trigger && m.ck === ck && m.id === id) return m.ours;
   const curOwner = ownerOfLabels(cur.metadata.labels);
@@ -54,6 +53,7 @@ export function findCollisions(
 ): Map<string, EventIssue> {
   const out = new Map<string, EventIssue>();
   const claimed = new Map<string, string>();
+  const ck = `${owner.cluster.type}:${owner.cluster.namespace}/${owner.cluster.name}`;
   for (const e of events) {
     if (e.action !== 'create' || e.issues.length > 0) continue;
     const n = e.objects.length + (e.profile ? 1 : 0);
@@ -68,7 +68,7 @@ export function findCollisions(
       claimed.set(key, e.id);
       const cur = existing(o.kind, o.metadata.namespace, o.metadata.name, key);
       if (!cur) continue;
-      if (!isOurs(cur, o, e.id, owner)) {
+      if (!isOurs(cur, o, e.id, owner, ck)) {
         out.set(e.id, issue('NameCollision', `${describe(o)} for event ${e.id} already exists and belongs to ${describeOwner(cur)}; it is left unchanged`));
         break;
       }

@@ -12,7 +12,7 @@ import { isInvalid, type KubeObject } from '../kube/index.js';
 import { eventually } from '../../test/support/eventually.js';
 import { seedObjects } from '../../test/support/seeds.js';
 import { startHarness, type Harness } from './harness.js';
-import { RippleAnnotations } from './naming.js';
+import { contentHash, RippleAnnotations } from './naming.js';
 
 const CP = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile' } as const;
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
@@ -433,6 +433,10 @@ describe('event manager on the embedded API server', () => {
     await until('s9 withdrawn', versions, (v) => v.size === 58 && !v.has('ClusterProfile/o1-a9'));
     const afterRemove = await versions();
     assert.deepEqual([...afterRemove].filter(([k, v]) => afterChange.get(k) !== v), []);
+    // The pair's status hash (kept up to date incrementally) is the hash of every output's content hash, sorted.
+    const outputs = [...(await profiles('inc')), ...(await instantiated('inc'))];
+    const want = Buffer.from(contentHash(outputs.map((o) => o.metadata.annotations?.[RippleAnnotations.hash] ?? '').sort()), 'hex').toString('base64');
+    await until('status hash of the outputs', () => status('inc'), (s) => (s?.clusterInfo?.[0] as { hash?: string } | undefined)?.hash === want);
 
     // A later change makes s29 claim s4's ClusterProfile name: refused on s29, s4's profile and s29's old outputs stay.
     services.set('s29', svc('x', 's29', { labels: { app: 'a4' } }));

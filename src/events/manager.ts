@@ -199,7 +199,7 @@ class Manager {
   /** Per pair: the last rendering of each event, valid while its context and referenced objects are unchanged. */
   private readonly renderMemo = new Map<string, RenderMemo>();
   /** Per pair: the desired objects of the last reconcile and their content hash. */
-  private readonly lastDesired = new Map<string, { objects: readonly GeneratedObject[]; hash: string }>();
+  private readonly lastDesired = new Map<string, { objects: readonly GeneratedObject[]; sorted: string[]; hash: string }>();
   /** Per pair: consecutive observations of an empty report and when the last one counted (empty-report debounce). */
   private readonly emptySeen = new Map<string, { count: number; at: number }>();
   /** Per pair: when each event was first seen missing (grace period). */
@@ -1191,15 +1191,23 @@ class Manager {
     return { events: out, deps: m.deps, legacy: [...m.legacy.values()] };
   }
 
-  /** desiredHash is the pair's content hash (status): of the desired objects' hashes, kept while they are the same objects. */
+  /** desiredHash is the pair's content hash (status): of the desired objects' hashes, sorted. The sorted list is kept
+   * per pair and updated with the objects that came and went (by identity), instead of sorted again. */
   private desiredHash(pair: string, desired: readonly GeneratedObject[]): string {
     const last = this.lastDesired.get(pair);
     if (last && sameObjects(last.objects, desired)) return last.hash;
-    const hashes: string[] = [];
-    for (const d of desired) hashes.push(d.metadata.annotations?.[RippleAnnotations.hash] ?? '');
+    const hashOf = (d: GeneratedObject) => d.metadata.annotations?.[RippleAnnotations.hash] ?? '';
+    let sorted: string[];
+    if (last) {
+      sorted = last.sorted.slice();
+      const now = new Set(desired);
+      const before = new Set(last.objects);
+      for (const o of last.objects) if (!now.has(o)) sortedRemove(sorted, hashOf(o));
+      for (const o of desired) if (!before.has(o)) sortedInsert(sorted, hashOf(o));
+    } else sorted = desired.map(hashOf).sort();
     // contentHash of the sorted list (its key-sorted JSON is the plain JSON of a list of strings).
-    const hash = createHash('sha256').update(JSON.stringify(hashes.sort())).digest('hex');
-    this.lastDesired.set(pair, { objects: desired, hash });
+    const hash = createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
+    this.lastDesired.set(pair, { objects: desired, sorted, hash });
     return hash;
   }
 
@@ -1374,6 +1382,27 @@ class Manager {
     m.matchingResources.set({ ...cl, event_trigger_name: trigger }, matching);
     if (ok) m.lastSuccess.set({ ...cl, event_trigger_name: trigger }, this.clock.now() / 1000);
   }
+}
+
+/** sortedIndex is where s goes in a list sorted as Array.prototype.sort sorts strings (UTF-16 code units). */
+function sortedIndex(list: readonly string[], s: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function sortedInsert(list: string[], s: string): void {
+  list.splice(sortedIndex(list, s), 0, s);
+}
+
+function sortedRemove(list: string[], s: string): void {
+  const i = sortedIndex(list, s);
+  if (list[i] === s) list.splice(i, 1);
 }
 
 function sameObjects(a: readonly object[], b: readonly object[]): boolean {
