@@ -17,7 +17,8 @@
 // evaluates every 3 s and the event manager collects reports every 10 s, so an event waits 0–13 s.
 //
 // Diagnostics: the process' CPU per event (one at a time) and while quiet, work-queue depths when the last add-on
-// lands and the reconciles until the control plane settles, by controller. RIPPLE_FLEET_BENCH_CPU_PROFILE=DIR writes
+// lands and the reconciles until the control plane settles, by controller; reconciles per event and, of those, the
+// ones that sent no write (noopReconcilesPerEvent; RIPPLE_FLEET_BENCH_COUNT_NOOPS=0 turns that accounting off). RIPPLE_FLEET_BENCH_CPU_PROFILE=DIR writes
 // a CPU profile per phase (cold, quiet, single, churn) and adds its hot spots to the result. Every wait is capped
 // (RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S, _EVENT_TIMEOUT_S, _SETTLE_TIMEOUT_S): a fleet that does not converge in time
 // reports `error` and what it reached instead of hanging. Other knobs: _SAMPLES, _WITHDRAW_SAMPLES, _CHURN_WORKERS,
