@@ -164,7 +164,9 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
       onUpdate: (old, o) => {
         if (!onlyStatusChanged(old, o)) return anyChange(o);
         for (const k of related(o)) summaryController.enqueue(k);
-        for (const p of profileIndexOf(o)) profileController.enqueueAfter(p, ROLLUP_MS);
+        // The profile reads only the features' states of a ClusterSummary's status (Provisioned, failures): a status
+        // write that changes neither (hashes, times of a redeploy) leaves its roll-up as it is.
+        if (featureStates(old) !== featureStates(o)) for (const p of profileIndexOf(o)) profileController.enqueueAfter(p, ROLLUP_MS);
       },
     }),
   );
@@ -207,4 +209,10 @@ export async function startAddonDeployer(options: AddonDeployerOptions): Promise
       await Promise.all(subs.map((s) => s.unsubscribe()));
     },
   };
+}
+
+/** featureStates is what profile status reads of a ClusterSummary's status: each feature's id, state and failure. */
+function featureStates(o: KubeObject): string {
+  const fs = (o as { status?: { featureSummaries?: { featureID?: string; status?: string; failureMessage?: string }[] } }).status?.featureSummaries ?? [];
+  return JSON.stringify(fs.map((f) => [f.featureID, f.status, f.failureMessage]));
 }

@@ -16,6 +16,7 @@ export {
   managementReportName,
   objectReferenceOf,
   splitEventReportResources,
+  splitEventReportText,
   type ClusterIdentity,
   type ReportContent,
   type ReportObject,

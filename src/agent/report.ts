@@ -108,13 +108,33 @@ export function joinEncodedDocuments(docs: readonly string[]): string | undefine
  */
 export function splitEventReportResources(resources: string | undefined | null): string[] {
   if (!resources) return [];
-  const text = Buffer.from(resources, 'base64').toString('utf8');
+  return splitEventReportText(Buffer.from(resources, 'base64').toString('utf8'));
+}
+
+/** splitEventReportText is splitEventReportResources on the decoded text of the blob. */
+export function splitEventReportText(text: string): string[] {
   // Sveltos' blob is `{json}\n---{json}\n---`: JSON text never holds a raw newline, so "\n---" only separates.
-  // YAML input (hand-written reports) uses `---` on its own line; both split the same way here.
-  return text
-    .split(/(?:^|\n)---[ \t]*(?=\n|\{|$)/)
-    .map((d) => d.trim())
-    .filter((d) => d !== '');
+  // YAML input (hand-written reports) uses `---` on its own line; both split the same way here: at every `---` at the
+  // start or after a newline, with trailing blanks, followed by a newline, `{` or the end (what
+  // `split(/(?:^|\n)---[ \t]*(?=\n|\{|$)/)` does, found with indexOf: blobs run to hundreds of KB).
+  const out: string[] = [];
+  const push = (from: number, to: number) => {
+    const d = text.slice(from, to).trim();
+    if (d !== '') out.push(d);
+  };
+  let p = 0;
+  for (let idx = text.indexOf('---'); idx >= 0; idx = text.indexOf('---', idx + 1)) {
+    const m = idx === 0 ? 0 : text.charCodeAt(idx - 1) === 10 /* \n */ && idx - 1 >= p ? idx - 1 : -1;
+    if (m < 0) continue;
+    let e = idx + 3;
+    while (e < text.length && (text.charCodeAt(e) === 32 || text.charCodeAt(e) === 9)) e++;
+    if (e < text.length && text.charCodeAt(e) !== 10 && text.charCodeAt(e) !== 123 /* { */) continue;
+    push(p, m);
+    p = e;
+    idx = e - 1;
+  }
+  push(p, text.length);
+  return out;
 }
 
 /** ResourceDecodeError says which document of a `spec.resources` blob cannot be parsed. */

@@ -201,11 +201,16 @@ export class ReportWriter {
       logger: this.log,
       metrics: options.registry,
     });
-    // Observed changes of keys the agent manages re-run their reconcile (someone deleted or edited a report).
-    this.controller.watch(this.sub.informer, (o) => {
-      const k = keyOf(o.metadata.namespace, o.metadata.name);
-      return this.desired.has(k) ? k : undefined;
-    });
+    // Observed changes of keys the agent manages re-run their reconcile (someone deleted or edited a report) —
+    // except updates that cannot change its plan (needless).
+    this.controller.watch(
+      this.sub.informer,
+      (o) => {
+        const k = keyOf(o.metadata.namespace, o.metadata.name);
+        return this.desired.has(k) ? k : undefined;
+      },
+      (old, o) => this.needless(old, o),
+    );
     // A deletion seen after our last write makes that write history: forget it, so the next plan starts from
     // "absent" instead of a stale copy (whose uid would make a delete precondition fail forever).
     this.removeDeleteHandler = this.sub.informer.addHandler({
@@ -290,6 +295,22 @@ export class ReportWriter {
     this.removeDeleteHandler();
     await this.controller.stop();
     await this.sub.unsubscribe();
+  }
+
+  /**
+   * needless says whether an observed update cannot change what reconcile plans, so it need not wake it: a version
+   * no newer than the agent's own last write (its echo — reconcile would plan from that write, as the reconcile that
+   * made it did), or one from which planReport plans nothing. Changes of desired content enqueue the key themselves.
+   */
+  private needless(_old: ReportObject, o: ReportObject): boolean {
+    const key = keyOf(o.metadata.namespace, o.metadata.name);
+    const w = this.written.get(key);
+    const rv = o.metadata.resourceVersion;
+    const wrv = w?.object.metadata.resourceVersion;
+    if (rv !== undefined && wrv !== undefined && (rv === wrv || (/^\d+$/.test(rv) && /^\d+$/.test(wrv) && BigInt(rv) < BigInt(wrv)))) return true;
+    // Newer than our last write: needless if it already is what we want (our write's echo arriving before the
+    // write's response, the event manager's Processed) — reconcile would plan nothing from it.
+    return planReport(this.desired.get(key), o).length === 0;
   }
 
   // observedFor returns the newest known state of key: the cache, or the agent's own last write when newer.

@@ -12,7 +12,7 @@ import { isInvalid, type KubeObject } from '../kube/index.js';
 import { eventually } from '../../test/support/eventually.js';
 import { seedObjects } from '../../test/support/seeds.js';
 import { startHarness, type Harness } from './harness.js';
-import { RippleAnnotations } from './naming.js';
+import { contentHash, RippleAnnotations } from './naming.js';
 
 const CP = { apiVersion: 'config.projectsveltos.io/v1beta1', kind: 'ClusterProfile' } as const;
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
@@ -395,6 +395,73 @@ describe('event manager on the embedded API server', () => {
     assert.equal(p.metadata.name, 'o1-web');
     assert.equal(p.metadata.labels?.['eventtrigger.lib.projectsveltos.io/resourcename'], 'one');
     await deleteTrigger('named');
+  });
+
+  test('one event among many: only its outputs are rewritten, one removed is withdrawn; a later collision and an unreadable report version are refused', async () => {
+    const o1 = { namespace: 'other', name: 'o1' };
+    await h.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'inc-cm', annotations: { 'projectsveltos.io/instantiate': 'true' } }, data: { k: 'n: {{ .Resource.metadata.name }}\np: "{{ (index .Resource.spec.ports 0).port }}"\n' } });
+    await h.apply({
+      ...ET,
+      metadata: { name: 'inc' },
+      spec: {
+        sourceClusterSelector: { matchLabels: { env: 'other' } },
+        eventSourceName: 'inc',
+        oneForEvent: true,
+        profileNameFormat: '{{ .Cluster.metadata.name }}-{{ .Resource.metadata.labels.app }}',
+        policyRefs: [{ kind: 'ConfigMap', namespace: 'default', name: 'inc-cm' }],
+      },
+    });
+    const services = new Map(Array.from({ length: 30 }, (_, i) => [`s${i}`, svc('x', `s${i}`, { labels: { app: `a${i}` } })]));
+    const put = () => h.putReport(o1, 'inc', [...services.values()]);
+    const versions = async () => new Map([...(await profiles('inc')), ...(await instantiated('inc'))].map((o) => [`${o.kind}/${o.metadata.name}`, o.metadata.resourceVersion]));
+    const copyOf = async (service: string) => (await instantiated('inc')).find((c) => c.data?.k?.startsWith(`n: ${service}\n`));
+    await put();
+    await until('30 events generated', versions, (v) => v.size === 60);
+    const before = await versions();
+    const s7 = (await copyOf('s7'))!;
+
+    // One Service changes: its copy is rewritten in place, nothing else is written.
+    services.set('s7', svc('x', 's7', { port: 8443, labels: { app: 'a7' } }));
+    await put();
+    await until('s7 re-rendered', () => copyOf('s7'), (c) => c?.data?.k === 'n: s7\np: "8443"\n');
+    const afterChange = await versions();
+    assert.deepEqual([...afterChange].filter(([k, v]) => before.get(k) !== v).map(([k]) => k), [`ConfigMap/${s7.metadata.name}`]);
+
+    // One goes away: its ClusterProfile and copy are withdrawn, nothing else is written.
+    services.delete('s9');
+    await put();
+    await until('s9 withdrawn', versions, (v) => v.size === 58 && !v.has('ClusterProfile/o1-a9'));
+    const afterRemove = await versions();
+    assert.deepEqual([...afterRemove].filter(([k, v]) => afterChange.get(k) !== v), []);
+    // The pair's status hash (kept up to date incrementally) is the hash of every output's content hash, sorted.
+    const outputs = [...(await profiles('inc')), ...(await instantiated('inc'))];
+    const want = Buffer.from(contentHash(outputs.map((o) => o.metadata.annotations?.[RippleAnnotations.hash] ?? '').sort()), 'hex').toString('base64');
+    await until('status hash of the outputs', () => status('inc'), (s) => (s?.clusterInfo?.[0] as { hash?: string } | undefined)?.hash === want);
+
+    // A later change makes s29 claim s4's ClusterProfile name: refused on s29, s4's profile and s29's old outputs stay.
+    services.set('s29', svc('x', 's29', { labels: { app: 'a4' } }));
+    await put();
+    const st = await until('collision reported', () => status('inc'), (s) => s?.clusterInfo?.[0]?.status === 'Failed');
+    assert.match(st!.clusterInfo![0].failureMessage!, /ClusterProfile o1-a4 is generated for both event resource:\/Service\/x\/s4 and event resource:\/Service\/x\/s29/);
+    const p4 = (await profiles('inc')).find((p) => p.metadata.name === 'o1-a4')!;
+    assert.equal(p4.metadata.labels?.['eventtrigger.lib.projectsveltos.io/resourcename'], 's4');
+    assert.deepEqual(await versions(), afterRemove);
+
+    // A report version with a document that cannot be read is refused as a whole; what exists stays as it is.
+    const report = (await list(ER, { namespace: 'other' })).find((r) => r.metadata.name === eventReportName('Sveltos', 'inc', 'o1'))!;
+    await h.mgmt.patch({ ...ER, namespace: 'other', name: report.metadata.name }, 'merge', {
+      spec: { resources: Buffer.from(`${Buffer.from(report.spec!.resources as string, 'base64').toString('utf8')}{"kind": nope}\n---`).toString('base64') },
+    });
+    const bad = await until('unreadable report refused', () => status('inc'), (s) => /spec\.resources document 30/.test(s?.clusterInfo?.[0]?.failureMessage ?? ''));
+    assert.equal(bad!.clusterInfo![0].status, 'Failed');
+    assert.deepEqual(await versions(), afterRemove);
+
+    // Fixed: back to normal, only s29's outputs move (it no longer collides).
+    services.set('s29', svc('x', 's29', { labels: { app: 'a29' } }));
+    await put();
+    await until('healthy again', () => status('inc'), (s) => s?.clusterInfo?.[0]?.status === 'Provisioned');
+    assert.deepEqual(await versions(), afterRemove);
+    await deleteTrigger('inc');
   });
 
   test('withdraw-after: an event that disappears keeps its outputs for the grace period, then they go', async () => {

@@ -9,6 +9,7 @@
 // exactly the pairs that read it (recorded per reconcile), a generated object's change its owner pair.
 import { readRefusal, TenantDirectory } from '../tenancy/index.js';
 import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import {
   Annotations,
@@ -24,7 +25,7 @@ import {
 } from '../api/index.js';
 import { clusterKey as makeClusterKey, type ClusterEntry, type ClusterEvent, type ClusterRegistry } from '../clusters/index.js';
 import { eventFuncMap, renderClusterTemplate, type FuncOptions } from '../funcs/index.js';
-import { decodeJSON, TemplateError, type ExecBudget, type FuncMap, type GoMap, type GoValue } from '../gotemplate/index.js';
+import { decodeJSON, TemplateError, type ExecBudget, type FuncMap, type GoValue } from '../gotemplate/index.js';
 import {
   Controller,
   errorMessage,
@@ -45,10 +46,12 @@ import { silentLogger, type Logger } from '../obs/index.js';
 import { findCollisions } from './collisions.js';
 import { EventError, issue, type EventIssue } from './errors.js';
 import { eventMetrics, type EventMetrics } from './metrics.js';
-import { contentHash, ownerOfLabels, parseGoDuration, RippleAnnotations, type ClusterIdentity } from './naming.js';
+import { ownerOfLabels, parseGoDuration, RippleAnnotations, type ClusterIdentity } from './naming.js';
 import { eventIdOf, objectKeyOf, plan, type Plan } from './plan.js';
 import { renderEvents, sourceKey, type GeneratedObject, type LegacyUse, type RenderContext, type RenderedEvent, type RenderResult, type SourceKind, type SourceObject, type TriggerView } from './render.js';
 import { reportEvents, type ReportEvent, type ReportEvents } from './report-events.js';
+import type { KnownDocuments } from './report-resources.js';
+import { normalizeReport, type ReportEntries } from './report-normalize.js';
 import { reportStatus, sameTriggerStatus, triggerStatus, type PairResult, type ReportTriggerState } from './status.js';
 
 /** Clock tells time in milliseconds since the epoch (injected so tests and benches control it). */
@@ -195,6 +198,8 @@ class Manager {
   private readonly depsOf = new Map<string, Set<string>>();
   /** Per pair: the last rendering of each event, valid while its context and referenced objects are unchanged. */
   private readonly renderMemo = new Map<string, RenderMemo>();
+  /** Per pair: the desired objects of the last reconcile and their content hash. */
+  private readonly lastDesired = new Map<string, { objects: readonly GeneratedObject[]; sorted: string[]; hash: string }>();
   /** Per pair: consecutive observations of an empty report and when the last one counted (empty-report debounce). */
   private readonly emptySeen = new Map<string, { count: number; at: number }>();
   /** Per pair: when each event was first seen missing (grace period). */
@@ -222,12 +227,12 @@ class Manager {
   private readonly normalizedReports = new WeakMap<object, EventReport | undefined>();
   private readonly decodedReports = new WeakMap<object, Map<boolean, ReportEvents | EventError>>();
   /** Per report `ns/name`: its collected documents as last decoded, so a new version decodes only what changed. */
-  private readonly reportDocuments = new Map<string, Map<string, GoMap>>();
+  private readonly reportDocuments = new Map<string, KnownDocuments>();
   private readonly clusterJSON = new WeakMap<object, string>();
   /** Generated objects (`kind/ns/name`) → resourceVersion of our last write, until the watch delivers it. */
   private readonly ownWrites = new Map<string, OwnWrite>();
   /** Per report `ns/name`: the signature (reportSignature) and normalisation of the version last read. */
-  private readonly lastReport = new Map<string, { sig: string; normalized: EventReport | undefined }>();
+  private readonly lastReport = new Map<string, { sig: string; normalized: EventReport | undefined; entries?: ReportEntries }>();
 
   private readonly tenants: TenantDirectory;
 
@@ -386,8 +391,9 @@ class Manager {
         // The agent's evaluation failure is an annotation: its change changes the trigger's status.
         const failureChanged = old.metadata.annotations?.[EVALUATION_FAILURE] !== r.metadata.annotations?.[EVALUATION_FAILURE];
         if (old.metadata.generation !== r.metadata.generation || old.metadata.deletionTimestamp !== r.metadata.deletionTimestamp || failureChanged) wake(r);
-        const phase = (r.status as { phase?: string } | undefined)?.phase;
-        if (phase !== 'Processed') this.controller.enqueue(keyR(r.metadata.namespace ?? '', r.metadata.name));
+        // The report's status is written once every trigger processed its generation (setReportState wakes it
+        // then); a version before that, or one already carrying that status, leaves nothing to do.
+        if (this.reportNeedsWrite(r)) this.controller.enqueue(keyR(r.metadata.namespace ?? '', r.metadata.name));
       },
       onDelete: (r: Obj) => {
         wake(r);
@@ -512,13 +518,15 @@ class Manager {
       const sig = reportSignature(raw);
       const last = this.lastReport.get(key);
       let normalized: EventReport | undefined;
+      let entries = last?.entries;
       if (last && sig !== undefined && last.sig === sig) normalized = last.normalized;
       else {
-        const n = normalizeAs('EventReport', raw);
-        normalized = n.ok ? (n.object as EventReport) : undefined;
+        const n = normalizeReport(raw, last?.entries);
+        normalized = n?.report;
+        entries = n?.entries;
       }
       this.normalizedReports.set(raw, normalized);
-      if (sig !== undefined) this.lastReport.set(key, { sig, normalized });
+      if (sig !== undefined) this.lastReport.set(key, { sig, normalized, entries });
       else this.lastReport.delete(key);
     }
     return this.normalizedReports.get(raw) ?? 'invalid';
@@ -532,7 +540,7 @@ class Manager {
       try {
         const key = `${report.metadata.namespace ?? ''}/${report.metadata.name}`;
         r = reportEvents(report, oneForEvent, this.reportDocuments.get(key));
-        if (r.documents && r.documents.size > 0) this.reportDocuments.set(key, r.documents);
+        if (r.documents && r.documents.texts.length > 0) this.reportDocuments.set(key, r.documents);
         else this.reportDocuments.delete(key);
       } catch (e) {
         if (!(e instanceof EventError)) throw e;
@@ -726,6 +734,7 @@ class Manager {
       this.forgetPairReport(pair, trigger);
       this.setDeps(pair, new Set());
       this.renderMemo.delete(pair);
+      this.lastDesired.delete(pair);
       this.absentSince.delete(pair);
       this.emptySeen.delete(pair);
       this.results.get(trigger)?.delete(ck);
@@ -762,6 +771,7 @@ class Manager {
       this.forgetPairReport(pair, trigger);
       this.setDeps(pair, new Set());
       this.renderMemo.delete(pair);
+      this.lastDesired.delete(pair);
       this.absentSince.delete(pair);
       this.emptySeen.delete(pair);
       const p = plan({ desired: [], observedProfiles: observed.profiles, observedObjects: observed.objects, retain: new Set(), remove: new Set(), withdrawAll: true });
@@ -861,27 +871,27 @@ class Manager {
             );
       if (refusal) {
         this.renderMemo.delete(pair);
+        this.lastDesired.delete(pair);
         return this.failHold(src!, pair, hold, [issue('Forbidden', refusal)]);
       }
     }
 
+    // The pair's own outputs are the cache's objects of those names: most lookups need not build a cache key.
+    const own = new Map<string, GeneratedObject>();
+    for (const o of observed.profiles) own.set(objectKeyOf(o), o);
+    for (const o of observed.objects) own.set(objectKeyOf(o), o);
     const collisions = findCollisions(
       rendered.events,
-      (kind, ns, name) => {
-        const inf = kind === 'ClusterProfile' ? this.cp : kind === 'ConfigMap' ? this.cm : this.secret;
-        return inf.cache.get(ns, name) as GeneratedObject | undefined;
-      },
+      (kind, ns, name, key) => own.get(key) ?? ((kind === 'ClusterProfile' ? this.cp : kind === 'ConfigMap' ? this.cm : this.secret).cache.get(ns, name) as GeneratedObject | undefined),
       { trigger, cluster: id },
     );
-    for (const r of rendered.events) {
-      const c = collisions.get(r.id);
-      if (c) r.issues.push(c);
-    }
+    // Rendered events are shared with the render memo: an event's collision is kept beside it, never added to it.
+    const failed = (r: RenderedEvent) => r.issues.length > 0 || collisions.has(r.id);
 
     // Events that went away: withdraw, unless inside the trigger's grace period.
     const now = this.clock.now();
     const present = new Set(rendered.events.map((r) => r.id));
-    const retain = new Set(rendered.events.filter((r) => r.issues.length > 0).map((r) => r.id));
+    const retain = new Set(rendered.events.filter(failed).map((r) => r.id));
     const remove = new Set(rendered.events.filter((r) => r.action === 'delete').map((r) => r.id));
     const grace = this.graceMs(view);
     let requeueAfter: number | undefined;
@@ -910,7 +920,7 @@ class Manager {
 
     const desired: GeneratedObject[] = [];
     for (const r of rendered.events) {
-      if (r.action !== 'create' || r.issues.length > 0) continue;
+      if (r.action !== 'create' || failed(r)) continue;
       if (r.profile) desired.push(r.profile);
       desired.push(...r.objects);
     }
@@ -931,7 +941,13 @@ class Manager {
       }
     }
 
-    const issues: EventIssue[] = [...rendered.events.flatMap((r) => r.issues), ...writeIssues];
+    const issues: EventIssue[] = [];
+    for (const r of rendered.events) {
+      issues.push(...r.issues);
+      const c = collisions.get(r.id);
+      if (c) issues.push(c);
+    }
+    issues.push(...writeIssues);
     if (report === undefined && !this.es.cache.get(undefined, es)) {
       issues.push(issue('MissingEventSource', `EventSource ${JSON.stringify(es)} does not exist: create it, or correct spec.eventSourceName`));
     }
@@ -940,7 +956,7 @@ class Manager {
     const evaluation = report?.metadata.annotations?.[EVALUATION_FAILURE];
     if (evaluation) issues.push(issue('EvaluationFailed', `EventSource ${JSON.stringify(es)} fails to evaluate in this cluster: ${evaluation}`));
     const failure = dedupe(issues.map((i) => i.message)).join('; ');
-    const hash = contentHash(desired.map((d) => d.metadata.annotations?.[RippleAnnotations.hash] ?? '').sort());
+    const hash = this.desiredHash(pair, desired);
     const status: PairResult['status'] = issues.length > 0 ? 'Failed' : report === undefined && desired.length === 0 ? 'Provisioning' : 'Provisioned';
     const result: PairResult = {
       clusterKey: ck,
@@ -954,7 +970,7 @@ class Manager {
     if (issues.length > 0) this.warn(src!, issues[0].code, `cluster ${ck}: ${result.failureMessage}`, pair);
     else this.warned.delete(`${trigger}|${pair}`);
     // CloudEvents are acted on once: the report's list may be cleared unless this trigger failed on one of them.
-    const ceFailed = writeIssues.length > 0 || rendered.events.some((r) => (r.id === 'all' || r.id.startsWith('cloudevent:')) && r.issues.length > 0);
+    const ceFailed = writeIssues.length > 0 || rendered.events.some((r) => (r.id === 'all' || r.id.startsWith('cloudevent:')) && failed(r));
     if (reportGeneration !== undefined) this.setReportState(pair, trigger, reportKey, reportGeneration, failure || undefined, ceFailed);
 
     this.recordMetrics(trigger, id, issues.length === 0, events.matching, performance.now() - t0);
@@ -1145,12 +1161,23 @@ class Manager {
     }
     const m = memo;
     const stale = events.filter((e) => e.key === undefined || m.byEvent.get(e.id)?.key !== e.key);
-    const fresh = stale.length > 0 ? renderEvents(ctx, stale) : undefined;
-    const byId = new Map((fresh?.events ?? []).map((r) => [r.id, r]));
-    for (const d of fresh?.deps ?? []) m.deps.add(d);
-    for (const l of fresh?.legacy ?? []) m.legacy.set(`${l.kind}/${l.namespace}/${l.name}`, l);
-    const present = new Set(events.map((e) => e.id));
-    for (const id of [...m.byEvent.keys()]) if (!present.has(id)) m.byEvent.delete(id);
+    let depsChanged = false;
+    const byId = new Map<string, RenderedEvent>();
+    if (stale.length > 0) {
+      const fresh = renderEvents(ctx, stale);
+      for (const r of fresh.events) byId.set(r.id, r);
+      for (const d of fresh.deps) {
+        if (m.deps.has(d)) continue;
+        m.deps.add(d);
+        depsChanged = true;
+      }
+      for (const l of fresh.legacy) m.legacy.set(`${l.kind}/${l.namespace}/${l.name}`, l);
+    }
+    if (m.byEvent.size > events.length - stale.length) {
+      const present = new Set(events.map((e) => e.id));
+      for (const id of [...m.byEvent.keys()]) if (!present.has(id)) m.byEvent.delete(id);
+    }
+    // The rendered events are shared with the memo (and with the previous reconcile): callers never modify them.
     const out: RenderedEvent[] = [];
     for (const e of events) {
       const r = byId.get(e.id);
@@ -1158,12 +1185,30 @@ class Manager {
         if (e.key !== undefined && r.issues.length === 0) m.byEvent.set(e.id, { key: e.key, rendered: r });
         else m.byEvent.delete(e.id);
       }
-      const use = r ?? m.byEvent.get(e.id)!.rendered;
-      // Callers add issues (collisions) to what they get: never to the memo's copy.
-      out.push({ ...use, issues: [...use.issues] });
+      out.push(r ?? m.byEvent.get(e.id)!.rendered);
     }
-    m.depsVersion = this.depsVersion(m.deps);
-    return { events: out, deps: new Set(m.deps), legacy: [...m.legacy.values()] };
+    if (depsChanged || m.depsVersion === '') m.depsVersion = this.depsVersion(m.deps);
+    return { events: out, deps: m.deps, legacy: [...m.legacy.values()] };
+  }
+
+  /** desiredHash is the pair's content hash (status): of the desired objects' hashes, sorted. The sorted list is kept
+   * per pair and updated with the objects that came and went (by identity), instead of sorted again. */
+  private desiredHash(pair: string, desired: readonly GeneratedObject[]): string {
+    const last = this.lastDesired.get(pair);
+    if (last && sameObjects(last.objects, desired)) return last.hash;
+    const hashOf = (d: GeneratedObject) => d.metadata.annotations?.[RippleAnnotations.hash] ?? '';
+    let sorted: string[];
+    if (last) {
+      sorted = last.sorted.slice();
+      const now = new Set(desired);
+      const before = new Set(last.objects);
+      for (const o of last.objects) if (!now.has(o)) sortedRemove(sorted, hashOf(o));
+      for (const o of desired) if (!before.has(o)) sortedInsert(sorted, hashOf(o));
+    } else sorted = desired.map(hashOf).sort();
+    // contentHash of the sorted list (its key-sorted JSON is the plain JSON of a list of strings).
+    const hash = createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
+    this.lastDesired.set(pair, { objects: desired, sorted, hash });
+    return hash;
   }
 
   /** depsVersion fingerprints the referenced ConfigMaps/Secrets (their resourceVersions, '-' when absent). */
@@ -1206,8 +1251,7 @@ class Manager {
     const state: ReportTriggerState = failure === undefined ? { generation } : { generation, failure };
     if (holdCloudEvents) state.holdCloudEvents = true;
     states.set(trigger, state);
-    const [ns, name] = [reportKey.slice(0, reportKey.indexOf('/')), reportKey.slice(reportKey.indexOf('/') + 1)];
-    this.controller.enqueue(keyR(ns, name));
+    this.wakeReport(reportKey);
   }
 
   private forgetPairReport(pair: string, trigger: string): void {
@@ -1217,9 +1261,32 @@ class Manager {
     const states = this.reportStates.get(k);
     if (states?.delete(trigger)) {
       if (states.size === 0) this.reportStates.delete(k);
-      const i = k.indexOf('/');
-      this.controller.enqueue(keyR(k.slice(0, i), k.slice(i + 1)));
+      this.wakeReport(k);
     }
+  }
+
+  /**
+   * wakeReport queues a report's key after its processing state changed, if that leaves it something to write now.
+   * A report read before the agent's status write of the same change still says Processed: that status write
+   * wakes it (reportHandlers).
+   */
+  private wakeReport(reportKey: string): void {
+    const i = reportKey.indexOf('/');
+    const [ns, name] = [reportKey.slice(0, i), reportKey.slice(i + 1)];
+    const raw = this.er.cache.get(ns, name);
+    if (raw && this.reportNeedsWrite(raw)) this.controller.enqueue(keyR(ns, name));
+  }
+
+  /** reportNeedsWrite says whether reconcileReport would write to this version of a report (status, CloudEvents). */
+  private reportNeedsWrite(raw: Obj): boolean {
+    const states = this.reportStates.get(`${raw.metadata.namespace ?? ''}/${raw.metadata.name}`);
+    if (!states) return false;
+    const want = reportStatus(raw.metadata.generation ?? 0, states);
+    if (!want) return false;
+    const cur = (raw.status ?? {}) as { phase?: string; failureMessage?: string };
+    if (cur.phase !== want.phase || (cur.failureMessage ?? undefined) !== want.failureMessage) return true;
+    const list = (raw.spec as { cloudEvents?: string[] } | undefined)?.cloudEvents;
+    return Array.isArray(list) && list.length > 0 && ![...states.values()].some((s) => s.holdCloudEvents);
   }
 
   private async reconcileReport(ns: string, name: string): Promise<void> {
@@ -1316,6 +1383,33 @@ class Manager {
     m.matchingResources.set({ ...cl, event_trigger_name: trigger }, matching);
     if (ok) m.lastSuccess.set({ ...cl, event_trigger_name: trigger }, this.clock.now() / 1000);
   }
+}
+
+/** sortedIndex is where s goes in a list sorted as Array.prototype.sort sorts strings (UTF-16 code units). */
+function sortedIndex(list: readonly string[], s: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function sortedInsert(list: string[], s: string): void {
+  list.splice(sortedIndex(list, s), 0, s);
+}
+
+function sortedRemove(list: string[], s: string): void {
+  const i = sortedIndex(list, s);
+  if (list[i] === s) list.splice(i, 1);
+}
+
+function sameObjects(a: readonly object[], b: readonly object[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function splitPair(pair: string): [string, string] {

@@ -40,9 +40,21 @@ export interface Plan {
   blocked: string[];
 }
 
+// Generated objects (a render's output, an informer's copy) are never modified once made, so what plan derives from
+// one is kept by identity: a reconcile of a pair whose 100 events did not change derives nothing again.
+const keyMemo = new WeakMap<object, string>();
+const refsMemo = new WeakMap<object, string[]>();
+/** Per desired object: the observed object it was last compared with, and whether that one was up to date. */
+const upToDateMemo = new WeakMap<object, { cur: object; upToDate: boolean }>();
+
 /** objectKeyOf is `Kind/namespace/name`. */
 export function objectKeyOf(o: { kind: string; metadata: { namespace?: string; name: string } }): string {
-  return `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+  let k = keyMemo.get(o);
+  if (k === undefined) {
+    k = `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    keyMemo.set(o, k);
+  }
+  return k;
 }
 
 /** eventIdOf is the event a generated object was made for ('' for objects Ripple did not annotate). */
@@ -58,8 +70,18 @@ function sameLabels(a: Record<string, string> | undefined, b: Record<string, str
   return ka.every((k) => b?.[k] === a?.[k]);
 }
 
-/** profileReferences lists `Kind/namespace/name` of the ConfigMaps/Secrets a ClusterProfile spec points at. */
-export function profileReferences(profile: GeneratedObject): string[] {
+/** profileReferences lists `Kind/namespace/name` of the ConfigMaps/Secrets a ClusterProfile spec points at (the
+ * returned list is shared: do not modify it). */
+export function profileReferences(profile: GeneratedObject): readonly string[] {
+  let refs = refsMemo.get(profile);
+  if (refs === undefined) {
+    refs = computeProfileReferences(profile);
+    refsMemo.set(profile, refs);
+  }
+  return refs;
+}
+
+function computeProfileReferences(profile: GeneratedObject): string[] {
   const spec = (profile.spec ?? {}) as {
     policyRefs?: { kind?: string; namespace?: string; name?: string }[];
     helmCharts?: { valuesFrom?: { kind?: string; namespace?: string; name?: string }[] }[];
@@ -73,34 +95,42 @@ export function profileReferences(profile: GeneratedObject): string[] {
   return refs.filter((r) => r.kind === 'ConfigMap' || r.kind === 'Secret').map((r) => `${r.kind}/${r.namespace ?? ''}/${r.name ?? ''}`);
 }
 
+/** upToDate says whether the observed object already carries the desired content (hash annotation and labels). */
+function upToDate(d: GeneratedObject, cur: GeneratedObject): boolean {
+  const m = upToDateMemo.get(d);
+  if (m !== undefined && m.cur === cur) return m.upToDate;
+  const r = cur.metadata.annotations?.[RippleAnnotations.hash] === d.metadata.annotations?.[RippleAnnotations.hash] && sameLabels(cur.metadata.labels, d.metadata.labels);
+  upToDateMemo.set(d, { cur, upToDate: r });
+  return r;
+}
+
 /** plan compares desired with observed generated objects and returns the writes that reconcile them. */
 export function plan(input: PlanInput): Plan {
   const out: Plan = { applies: [], deletes: [], waiting: [], blocked: [] };
   const observed = new Map<string, GeneratedObject>();
-  for (const o of [...input.observedProfiles, ...input.observedObjects]) observed.set(objectKeyOf(o), o);
+  for (const o of input.observedProfiles) observed.set(objectKeyOf(o), o);
+  for (const o of input.observedObjects) observed.set(objectKeyOf(o), o);
   const desiredKeys = new Set<string>();
 
   // Applies: ConfigMaps/Secrets first, so a ClusterProfile never points at an object that does not exist yet.
-  const ordered = [...input.desired].sort((a, b) => Number(a.kind === 'ClusterProfile') - Number(b.kind === 'ClusterProfile'));
-  for (const d of ordered) {
+  const visit = (d: GeneratedObject) => {
     const key = objectKeyOf(d);
     desiredKeys.add(key);
     const cur = observed.get(key);
     if (cur?.metadata.deletionTimestamp) {
       out.blocked.push(key);
-      continue;
+      return;
     }
     if (!cur) {
       out.applies.push({ type: 'apply', object: d, reason: 'create' });
-      continue;
+      return;
     }
-    const hash = d.metadata.annotations?.[RippleAnnotations.hash];
     const written = input.writtenGenerations?.get(key);
     const edited = written !== undefined && cur.metadata.generation !== undefined && cur.metadata.generation !== written;
-    if (cur.metadata.annotations?.[RippleAnnotations.hash] !== hash || !sameLabels(cur.metadata.labels, d.metadata.labels) || edited) {
-      out.applies.push({ type: 'apply', object: d, reason: 'update' });
-    }
-  }
+    if (!upToDate(d, cur) || edited) out.applies.push({ type: 'apply', object: d, reason: 'update' });
+  };
+  for (const d of input.desired) if (d.kind !== 'ClusterProfile') visit(d);
+  for (const d of input.desired) if (d.kind === 'ClusterProfile') visit(d);
 
   const stale = (o: GeneratedObject): boolean => {
     if (desiredKeys.has(objectKeyOf(o))) return false;
@@ -111,17 +141,15 @@ export function plan(input: PlanInput): Plan {
     return !isSticky(id);
   };
 
-  // ClusterProfiles that will still exist after this pass (including stale ones until they are fully gone).
+  for (const p of input.observedProfiles) if (!p.metadata.deletionTimestamp && stale(p)) out.deletes.push(deleteOf(p));
+  const staleObjects = input.observedObjects.filter(stale);
+  if (staleObjects.length === 0) return out;
+  // ClusterProfiles that will still exist after this pass (including stale ones until they are fully gone): a stale
+  // ClusterProfile keeps its ConfigMaps until it is gone, the deployer may still read them while withdrawing.
   const referenced = new Set<string>();
   for (const d of input.desired) if (d.kind === 'ClusterProfile') for (const r of profileReferences(d)) referenced.add(r);
-  for (const p of input.observedProfiles) {
-    const isStale = stale(p);
-    // A stale ClusterProfile keeps its ConfigMaps until it is gone: the deployer may still read them while withdrawing.
-    for (const r of profileReferences(p)) referenced.add(r);
-    if (isStale && !p.metadata.deletionTimestamp) out.deletes.push(deleteOf(p));
-  }
-  for (const o of input.observedObjects) {
-    if (!stale(o)) continue;
+  for (const p of input.observedProfiles) for (const r of profileReferences(p)) referenced.add(r);
+  for (const o of staleObjects) {
     const key = objectKeyOf(o);
     const fromGenerator = o.metadata.labels?.[EventTriggerLabels.fromGenerator] !== undefined;
     if (referenced.has(key) && !fromGenerator) {

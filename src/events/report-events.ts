@@ -8,7 +8,7 @@ import { Buffer } from 'node:buffer';
 import type { EventReport } from '../api/index.js';
 import { decodeJSON, isGoMap, TemplateError, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { EventError, issue } from './errors.js';
-import { decodeResourceDocs } from './report-resources.js';
+import { decodeResourceDocs, type KnownDocuments } from './report-resources.js';
 import type { MatchedRef } from './template-data.js';
 
 /** ReportEvent is one event of a report: a matched resource, a CloudEvent, or (oneForEvent false) all of them. */
@@ -37,8 +37,8 @@ export interface ReportEvents {
   events: ReportEvent[];
   /** How many resources matched (metrics, status). */
   matching: number;
-  /** The collected documents by text, decoded (to pass as `known` when decoding the report's next version). */
-  documents?: Map<string, GoMap>;
+  /** The collected documents, decoded (to pass as `known` when decoding the report's next version). */
+  documents?: KnownDocuments;
 }
 
 /** groupOf returns the API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
@@ -64,6 +64,18 @@ function refOfObject(o: GoMap): MatchedRef {
   return { apiVersion: str(o.apiVersion), kind: str(o.kind), namespace: str(meta.namespace), name: str(meta.name) };
 }
 
+// A decoded document is never modified (see decodeResourceDocs): its identity is derived once.
+const identities = new WeakMap<GoMap, { ref: MatchedRef; id: string }>();
+function identityOf(o: GoMap): { ref: MatchedRef; id: string } {
+  let r = identities.get(o);
+  if (r === undefined) {
+    const ref = refOfObject(o);
+    r = { ref, id: resourceEventId(ref) };
+    identities.set(o, r);
+  }
+  return r;
+}
+
 function decodeCloudEvents(report: EventReport): GoMap[] {
   return (report.spec.cloudEvents ?? []).map((b64, i) => {
     let v: GoValue;
@@ -83,10 +95,10 @@ function decodeCloudEvents(report: EventReport): GoMap[] {
  * are concatenated, so an object can be listed twice) count once. Throws EventError('InvalidReport'). `known`: see
  * decodeResourceDocs (documents decoded from an earlier version of the report).
  */
-export function reportEvents(report: EventReport, oneForEvent: boolean, known?: ReadonlyMap<string, GoMap>): ReportEvents {
+export function reportEvents(report: EventReport, oneForEvent: boolean, known?: KnownDocuments): ReportEvents {
   const docs = decodeResourceDocs(report.spec.resources, known);
   const resources = docs.map((d) => d.value);
-  const documents = new Map(docs.map((d) => [d.doc, d.value]));
+  const documents: KnownDocuments = { texts: docs.map((d) => d.doc), values: resources };
   const cloudEvents = decodeCloudEvents(report);
   const matchingRefs: MatchedRef[] = (report.spec.matchingResources ?? []).map((r) => ({
     apiVersion: r.apiVersion ?? '',
@@ -109,8 +121,8 @@ export function reportEvents(report: EventReport, oneForEvent: boolean, known?: 
   };
   if (resources.length > 0) {
     for (const { doc, value } of docs) {
-      const ref = refOfObject(value);
-      add({ id: resourceEventId(ref), key: doc, ref, resource: value });
+      const { ref, id } = identityOf(value);
+      add({ id, key: doc, ref, resource: value });
     }
   } else {
     for (const ref of matchingRefs) {

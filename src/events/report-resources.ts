@@ -5,7 +5,8 @@
 // Go: event-manager eventtrigger_deployer.go getResources (which decodes float64; see the pinned difference in
 // golden.test.ts)
 import { parse as parseYaml } from 'yaml';
-import { splitEventReportResources } from '../agent/index.js';
+import { Buffer } from 'node:buffer';
+import { splitEventReportText } from '../agent/index.js';
 import { decodeJSON, isGoMap, TemplateError, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { EventError, issue } from './errors.js';
 
@@ -18,16 +19,61 @@ export function decodeResourcesForTemplates(resources: string | undefined | null
   return decodeResourceDocs(resources).map((d) => d.value);
 }
 
+// Go's strfmt base64 (the schema's `format: byte`): base64.StdEncoding, padding required; whitespace is tolerated the
+// way the API's schema check tolerates it (src/api/schema-validate.ts isBase64).
+const STD_BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * decodeBlob decodes `spec.resources`, refusing what is not standard base64 (EventError InvalidReport). The check
+ * costs no scan of its own: Node's decoder skips characters outside the alphabet and stops at a '=' inside the text,
+ * so a decoded length short of what the length and padding promise means invalid input; the URL-safe '-' and '_',
+ * which Node accepts and Go does not, are looked for with indexOf. Only text with whitespace takes the regex path.
+ */
+export function decodeBlob(resources: string): string {
+  const buf = Buffer.from(resources, 'base64');
+  const pad = resources.endsWith('==') ? 2 : resources.endsWith('=') ? 1 : 0;
+  const ok =
+    (resources.length % 4 === 0 && buf.length === (resources.length / 4) * 3 - pad && resources.indexOf('-') < 0 && resources.indexOf('_') < 0) ||
+    STD_BASE64_RE.test(resources.replace(/\s+/g, ''));
+  if (!ok) {
+    throw new EventError([issue('InvalidReport', 'EventReport spec.resources is not base64 (standard alphabet, padded): the agent writes it so; rewrite or delete the report')]);
+  }
+  return buf.toString('utf8');
+}
+
+/**
+ * KnownDocuments are the documents of an earlier version of the same report, in order, with their decoded values.
+ * Decoded values are shared, never modified: renderers copy them before templates run.
+ */
+export interface KnownDocuments {
+  texts: readonly string[];
+  values: readonly GoMap[];
+}
+
 /**
  * decodeResourceDocs is decodeResourcesForTemplates keeping each object's document text (its identity for memos).
- * `known` maps document texts to their decoded values from an earlier version of the same report: an unchanged
- * document is not decoded again (one Service changing in a report of hundreds decodes one document). Decoded
- * values are shared, never modified: renderers copy them before templates run.
+ * `known`: the documents of an earlier version of the same report. An unchanged document is not decoded again (one
+ * Service changing in a report of hundreds decodes one document), and keeps its earlier text object, so later
+ * comparisons of it are identity checks. Documents are matched by position first (a report keeps its order; one
+ * inserted or removed shifts the rest by one), then by text.
  */
-export function decodeResourceDocs(resources: string | undefined | null, known?: ReadonlyMap<string, GoMap>): { doc: string; value: GoMap }[] {
-  return splitEventReportResources(resources).map((doc, i) => {
-    const hit = known?.get(doc);
-    if (hit !== undefined) return { doc, value: hit };
+export function decodeResourceDocs(resources: string | undefined | null, known?: KnownDocuments): { doc: string; value: GoMap }[] {
+  const texts = known?.texts ?? [];
+  let byText: Map<string, number> | undefined;
+  let j = 0;
+  const text = resources ? decodeBlob(resources) : '';
+  return (text === '' ? [] : splitEventReportText(text)).map((doc, i) => {
+    let k = -1;
+    if (j < texts.length && texts[j] === doc) k = j;
+    else if (j + 1 < texts.length && texts[j + 1] === doc) k = j + 1;
+    else if (texts.length > 0) {
+      if (!byText) byText = new Map(texts.map((t, x) => [t, x]));
+      k = byText.get(doc) ?? -1;
+    }
+    if (k >= 0) {
+      j = k + 1;
+      return { doc: texts[k], value: known!.values[k] };
+    }
     let v: GoValue;
     try {
       v = decodeJSON(doc.startsWith('{') ? doc : JSON.stringify(parseYaml(doc) ?? null), { numbers: 'int64' });

@@ -10,7 +10,7 @@ import { seedObjects } from '../../test/support/seeds.js';
 import { EventError } from './errors.js';
 import { reportEvents } from './report-events.js';
 import { encodeEventReportResources } from '../agent/index.js';
-import { decodeResourcesForTemplates } from './report-resources.js';
+import { decodeBlob, decodeResourcesForTemplates } from './report-resources.js';
 import { eventDataFields } from './template-uses.js';
 
 const report = (spec: Partial<EventReport['spec']>): EventReport =>
@@ -60,7 +60,7 @@ test("a report's next version decodes only the documents that changed; the resul
   assert.equal(next.events[0].resource, first.events[0].resource);
   assert.notEqual(next.events[1].resource, first.events[1].resource);
   assert.equal(((next.events[1].resource!.spec as { ports: { port: unknown }[] }).ports[0]).port, 8080n);
-  assert.deepEqual([...next.documents!.keys()].length, 2);
+  assert.deepEqual(next.documents!.texts.length, 2);
   // A document that no longer parses is still refused, whatever was decoded before.
   const bad = { ...nextReport, spec: { ...nextReport.spec, resources: Buffer.from('{"b": nope}\n---').toString('base64') } };
   assert.throws(() => reportEvents(bad, true, next.documents), (e: unknown) => e instanceof EventError && e.code === 'InvalidReport');
@@ -112,4 +112,34 @@ test('comments, quoted text and deploy-stage templates are not event data', () =
   assert.deepEqual(fields('{{/* .Resource */}} "{{ "{{ .Resource }}" }}"'), []);
   assert.deepEqual(fields('{{ get (getResource "UpstreamLB").metadata.annotations `x` }} {{ .Cluster.metadata.name }}'), []);
   assert.deepEqual(fields('{{ range $p := .Cluster.spec.x }}{{ $p.Resource }}{{ end }}'), []);
+});
+
+test('spec.resources must be standard padded base64, as the schema says (format byte); the check rides on the decode', () => {
+  // The schema's own check (src/api isBase64): standard alphabet, padding, whitespace tolerated.
+  const RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+  const schemaOK = (v: string) => RE.test(v.replace(/\s+/g, ''));
+  const decodes = (v: string) => {
+    try {
+      decodeBlob(v);
+      return true;
+    } catch (e) {
+      assert.ok(e instanceof EventError && e.code === 'InvalidReport');
+      return false;
+    }
+  };
+  const alphabet = ['A', 'b', '9', '+', '/', '=', '-', '_', ' ', '\n', '.', '{', 'é'];
+  let n = 0;
+  for (let i = 0; i < 30_000; i++) {
+    let v = '';
+    const len = 1 + Math.floor(Math.random() * 12);
+    for (let k = 0; k < len; k++) v += alphabet[Math.floor(Math.random() * alphabet.length)];
+    assert.equal(decodes(v), schemaOK(v), JSON.stringify(v));
+    if (schemaOK(v)) n++;
+  }
+  assert.ok(n > 100, 'the random strings include valid ones');
+  const blob = encodeEventReportResources([svc('a', 'x')])!;
+  assert.equal(decodeBlob(blob), Buffer.from(blob, 'base64').toString('utf8'));
+  assert.ok(decodes(blob.replace(/(.{8})/g, '$1\n')), 'line-wrapped base64 is accepted');
+  assert.ok(!decodes('ab-_') && !decodes('ab_='), 'the URL-safe alphabet (which Node decodes) is not base64 here');
+  assert.throws(() => reportEvents(report({ resources: `${blob.slice(0, -4)}!!!!` }), true), (e: unknown) => e instanceof EventError && /not base64/.test(e.message));
 });

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { createMetricsRegistry } from '../obs/index.js';
 import { eventually } from '../../test/support/eventually.js';
 import { startTestApiServer, type TestApiServer } from '../../test/support/apiserver.js';
-import { Controller, ExponentialRateLimiter, InformerFactory, KubeClient, splitKey, type KubeObject } from './index.js';
+import { Controller, enableWriteAccounting, ExponentialRateLimiter, InformerFactory, KubeClient, splitKey, type KubeObject } from './index.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' };
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -131,5 +131,29 @@ describe('Controller', () => {
     await eventually(async () => registry.metrics(), (t) => /controller="one",result="success"/.test(t) && /controller="two",result="success"/.test(t), { message: 'both counted' });
     await a.stop();
     await b.stop();
+  });
+
+  // Last: the accounting stays on for the rest of the process.
+  test('with write accounting on, reconciles that sent no write are counted as no-ops, per controller', async () => {
+    enableWriteAccounting();
+    const registry = createMetricsRegistry();
+    const noops = async () => (await registry.getSingleMetric('ripple_reconcile_noop_total')!.get()).values.find((v) => v.labels.controller === 'acct')?.value ?? 0;
+    const done: string[] = [];
+    const ctrl = new Controller({
+      name: 'acct',
+      metrics: registry,
+      async reconcile(key) {
+        // Reads are no writes; a write issued after an await is still this reconcile's.
+        await client.list(CM, { namespace: 'conc' });
+        await delay(1);
+        if (key.startsWith('write')) await client.apply({ ...CM, metadata: { name: key, namespace: 'conc' }, data: { k: 'v' } }, { fieldManager: 'acct', force: true });
+        done.push(key);
+      },
+    });
+    ctrl.start();
+    for (const k of ['write-1', 'read-1', 'write-2', 'read-2', 'read-3']) ctrl.enqueue(k);
+    await eventually(() => done.length, (n) => n === 5, { message: 'all reconciled' });
+    await eventually(noops, (n) => n === 3, { message: 'three no-ops' });
+    await ctrl.stop();
   });
 });

@@ -8,6 +8,7 @@ import { objectKey, type CacheObject } from './cache.js';
 import { errorMessage } from './errors.js';
 import type { EventHandlers } from './informer.js';
 import { WorkQueue, type RateLimiter } from './workqueue.js';
+import { countingWrites, writeAccountingEnabled } from './write-accounting.js';
 
 /** ReconcileResult asks for another pass: after `requeueAfter` ms, or with backoff when `requeue` is true. */
 export interface ReconcileResult {
@@ -59,6 +60,7 @@ interface ControllerMetrics {
   depth: Gauge<'controller'>;
   wait: Histogram<'controller'>;
   adds: Counter<'controller'>;
+  noops: Counter<'controller'>;
   queues: Map<string, WorkQueue>;
 }
 
@@ -98,6 +100,12 @@ function controllerMetrics(registry: Registry): ControllerMetrics {
       help: 'Time a ready key waited for a worker, by controller.',
       labelNames: ['controller'],
       buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers: [registry],
+    }),
+    noops: new Counter({
+      name: 'ripple_reconcile_noop_total',
+      help: 'Reconciles that sent no write request, by controller (counted only with write accounting on: benches).',
+      labelNames: ['controller'],
       registers: [registry],
     }),
     adds: new Counter({
@@ -208,7 +216,13 @@ export class Controller {
     const t0 = performance.now();
     let result: 'success' | 'error' | 'requeue' | 'requeue_after';
     try {
-      const r = await this.reconcile(key, { logger: log, retries, signal: this.abort.signal });
+      const ctx = { logger: log, retries, signal: this.abort.signal };
+      let r: ReconcileResult | void;
+      if (this.metrics && writeAccountingEnabled()) {
+        const counted = await countingWrites(() => this.reconcile(key, ctx));
+        r = counted.value;
+        if (counted.writes === 0) this.metrics.noops.inc({ controller: this.name });
+      } else r = await this.reconcile(key, ctx);
       if (r?.requeueAfter !== undefined && r.requeueAfter >= 0) {
         this.queue.forget(key);
         this.queue.addAfter(key, r.requeueAfter);

@@ -103,3 +103,4 @@ export { EventRecorder, type EventRecorderOptions, type EventType, type Involved
 export { ClientCache, type ClientCacheOptions } from './client-cache.js';
 export { localEndpoint, registerLocalEndpoint } from './local-endpoints.js';
 export { LeaderElector, type LeaderElectorOptions } from './leader.js';
+export { enableWriteAccounting, writeAccountingEnabled } from './write-accounting.js';

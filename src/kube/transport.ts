@@ -8,6 +8,7 @@ import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } fro
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { FencedError, KubeConfigError, StatusError, UnreachableError, statusFromResponse, type UnreachableReason } from './errors.js';
 import { currentServer } from './kubeconfig.js';
+import { noteRequest } from './write-accounting.js';
 
 /** TransportOptions tunes the HTTP layer of one cluster. */
 export interface TransportOptions {
@@ -332,6 +333,7 @@ export class Transport {
 
   /** requestText performs a request and returns the status code and body; non-2xx answers throw StatusError. */
   async requestText(req: HttpRequest): Promise<{ code: number; body: string }> {
+    noteRequest(req.method);
     const { res } = await this.send(req, false);
     let text: string;
     try {

@@ -18,12 +18,13 @@
 // evaluates every 3 s and the event manager collects reports every 10 s, so an event waits 0–13 s.
 //
 // Diagnostics: the process' CPU per event (one at a time) and while quiet, work-queue depths when the last add-on
-// lands and the reconciles until the control plane settles, by controller. RIPPLE_FLEET_BENCH_CPU_PROFILE=DIR writes
+// lands and the reconciles until the control plane settles, by controller; reconciles per event and, of those, the
+// ones that sent no write (noopReconcilesPerEvent; RIPPLE_FLEET_BENCH_COUNT_NOOPS=0 turns that accounting off). RIPPLE_FLEET_BENCH_CPU_PROFILE=DIR writes
 // a CPU profile per phase (cold, quiet, single, churn) and adds its hot spots to the result. Every wait is capped
 // (RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S, _EVENT_TIMEOUT_S, _SETTLE_TIMEOUT_S): a fleet that does not converge in time
 // reports `error` and what it reached instead of hanging. Other knobs: _SAMPLES, _WITHDRAW_SAMPLES, _CHURN_WORKERS,
 // _CHURN_EVENTS, _CHURN_SECONDS, _LOAD_RATE, _LOAD_SECONDS.
-import { errorMessage, type KubeClient } from '../kube/index.js';
+import { enableWriteAccounting, errorMessage, type KubeClient } from '../kube/index.js';
 import type { RequestCounts } from '../apiserver/index.js';
 import { SVELTOS_NAMESPACE } from './bootstrap.js';
 import { loadavg } from 'node:os';
@@ -59,6 +60,8 @@ const CONFIG = () => ({
   churnWorkers: Math.max(1, envInt('RIPPLE_FLEET_BENCH_CHURN_WORKERS', 16)),
   churnEvents: envInt('RIPPLE_FLEET_BENCH_CHURN_EVENTS', 2000),
   churnSeconds: envInt('RIPPLE_FLEET_BENCH_CHURN_SECONDS', 15),
+  // Write accounting (noopReconcilesPerEvent) costs a little CPU per promise: 0 turns it off for CPU comparisons.
+  countNoops: envInt('RIPPLE_FLEET_BENCH_COUNT_NOOPS', 1) !== 0,
   /** Open-loop rates, tried in increasing order until one is not sustained (e.g. "50,100,200,300"). */
   loadRates: (process.env.RIPPLE_FLEET_BENCH_LOAD_RATE || '10')
     .split(',')
@@ -229,6 +232,11 @@ async function metricBy(f: Fleet, name: string, labels: string[]): Promise<Recor
   return out;
 }
 
+/** perEvent divides counts by a number of events (two decimals). */
+function perEvent(counts: Record<string, number>, events: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Math.round((v / Math.max(1, events)) * 100) / 100]));
+}
+
 /** delta subtracts an earlier metricBy reading from a later one (keys that did not change are left out). */
 function delta(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
@@ -271,6 +279,8 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
   const profiles: Record<string, unknown> = {};
   // Other processes on the machine share its cores: the load average says how much.
   out.loadAverage1mBefore = Math.round(loadavg()[0] * 100) / 100;
+  // Count the reconciles that write nothing (ripple_reconcile_noop_total): the control plane runs in this process.
+  if (cfg.countNoops) enableWriteAccounting();
   const t0 = performance.now();
   let f: Fleet | undefined;
   let probes: StageProbes | undefined;
@@ -351,6 +361,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     await prof.begin();
     const rs = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
     const req0 = await fleet.embedded.server.requestCounts();
+    const ns = await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']);
     const cpuSingle = process.cpuUsage();
     for (let k = 0; k < cfg.samples; k++) {
       const { cluster, service } = churn.pick();
@@ -372,6 +383,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const singleCpu = cpuMs(cpuSingle);
     const req1 = await fleet.embedded.server.requestCounts();
     const singleReconciles = delta(rs, await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']));
+    const singleNoops = delta(ns, await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']));
     profiles.singleEvent = await prof.end(`fleet-${n}-single`);
     const single = stats(lat);
     out.singleEvent = {
@@ -384,10 +396,12 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       // (→ instantiated ConfigMap written), add-on deployer (→ add-on in the managed cluster), p50/p99 each.
       stagesMs: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, { p50: stats(v).p50, p99: stats(v).p99 }])),
       // Reconciles per event by controller/result (a no-op reconcile woken by our own writes shows up here).
-      reconcilesPerEvent: Object.fromEntries(Object.entries(singleReconciles).map(([k, v]) => [k, Math.round((v / Math.max(1, cfg.samples)) * 100) / 100])),
+      reconcilesPerEvent: perEvent(singleReconciles, cfg.samples),
       // API requests per event (a watch counts once, when opened): to the management cluster, and to the managed
       // clusters (the bench's own Service patch included).
       requestsPerEvent: requestsPerEvent(req0, req1, fleet.clusters, cfg.samples),
+      // Of those, reconciles that sent no write request (write accounting), by controller.
+      noopReconcilesPerEvent: perEvent(singleNoops, cfg.samples),
     };
     log(`single event: p50 ${single.p50} ms, p99 ${single.p99} ms, max ${single.max} ms (${lat.length} samples, ${timedOut} timed out)`);
 
@@ -435,6 +449,8 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     let churnTimedOut = 0;
     let issued = 0;
     await prof.begin();
+    const rc = await metricBy(fleet, 'ripple_reconcile_total', ['controller']);
+    const nc = await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']);
     const ch0 = performance.now();
     await Promise.all(
       Array.from({ length: cfg.churnWorkers }, async () => {
@@ -451,6 +467,10 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     profiles.churn = await prof.end(`fleet-${n}-churn`);
     const cs = stats(churnLat);
     out.churn = { workers: cfg.churnWorkers, events: churnLat.length, seconds: ms(churnS), eventsPerSec: Math.round(churnLat.length / churnS), p50: cs.p50, p90: cs.p90, p99: cs.p99, max: cs.max, timedOut: churnTimedOut };
+    Object.assign(out.churn as object, {
+      reconcilesPerEvent: perEvent(delta(rc, await metricBy(fleet, 'ripple_reconcile_total', ['controller'])), churnLat.length),
+      noopReconcilesPerEvent: perEvent(delta(nc, await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller'])), churnLat.length),
+    });
     log(`churn (${cfg.churnWorkers} workers): ${Math.round(churnLat.length / churnS)} events/s, p50 ${cs.p50} ms, p99 ${cs.p99} ms`);
     await settle(fleet, 20_000);
 
