@@ -134,6 +134,19 @@ export interface ApiServer {
    * only the thread it runs on. Absent on a server sharing the caller's thread. */
   startCpuProfile?(intervalUs?: number): Promise<void>;
   stopCpuProfile?(): Promise<object | undefined>;
+  /** The same server's heap, read on its own thread (process.memoryUsage() there sees only the caller's heap), and a
+   * heap snapshot of that thread written to a file (diagnostics: the fleet bench). */
+  threadMemory?(): Promise<ThreadMemory>;
+  writeHeapSnapshot?(file: string): Promise<string>;
+}
+
+/** ThreadMemory is the API server thread's V8 heap in bytes (v8.getHeapStatistics() read on that thread). */
+export interface ThreadMemory {
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  /** The old generation's limit (resourceLimits.maxOldGenerationSizeMb, or V8's default). */
+  heapLimit: number;
 }
 
 /** RequestCounts is what ApiServer.requestCounts returns. */

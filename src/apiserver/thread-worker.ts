@@ -5,6 +5,7 @@
 // this thread owns, so storage, JSON, validation and watch fan-out all run here.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from './cluster.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './server.js';
@@ -95,6 +96,12 @@ async function answer(server: ApiServer, call: ThreadCall): Promise<unknown> {
       return profiler.start(call.args[0]);
     case 'profileStop':
       return profiler.stop();
+    case 'memory': {
+      const h = getHeapStatistics();
+      return { heapUsed: h.used_heap_size, heapTotal: h.total_heap_size, external: h.external_memory, heapLimit: h.heap_size_limit };
+    }
+    case 'heapSnapshot':
+      return writeHeapSnapshot(call.args[0]);
     case 'stop': {
       await server.stop();
       const profile = await profiler.stop();
