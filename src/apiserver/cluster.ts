@@ -4,6 +4,7 @@
 import { newNodePortAllocator, newServiceIPAllocator, type RangeAllocator } from './allocator.js';
 import type { Allocator, ResourceDescriptor } from './resource.js';
 import { gvString } from './resource.js';
+import { ParsedCache, storedObject } from './parsed.js';
 import { forbidden, requestEntityTooLarge } from './status.js';
 import type { Store } from './store.js';
 import type { KubeObject, ObjectMeta, Stored } from './types.js';
@@ -58,6 +59,8 @@ export interface ServerContext {
   readonly watchWindowBytes?: number;
   /** Per-cluster limits (default DEFAULT_CLUSTER_LIMITS). */
   readonly limits?: ClusterLimits;
+  /** The budget of parsed objects every cluster of the server shares (parsed.ts); default: one of the cluster's own. */
+  readonly parsedCache?: ParsedCache;
 }
 
 /** Table holds the objects of one storage key, by "namespace/name". */
@@ -175,6 +178,7 @@ export class Cluster {
   private objectCount = 0;
   private jsonBytes = 0;
   readonly limits: ClusterLimits;
+  private readonly parsed: ParsedCache;
 
   constructor(
     readonly name: string,
@@ -184,6 +188,7 @@ export class Cluster {
   ) {
     this.hub = new WatchHub(ctx.currentRv(), ctx.watchWindow, ctx.watchWindowBytes);
     this.limits = ctx.limits ?? DEFAULT_CLUSTER_LIMITS;
+    this.parsed = ctx.parsedCache ?? new ParsedCache();
     this.registry = new ResourceRegistry(builtins);
     this.allocators.set('serviceIPs', newServiceIPAllocator());
     this.allocators.set('nodePorts', newNodePortAllocator());
@@ -287,7 +292,7 @@ export class Cluster {
   /** load puts an object read from the store at startup (no write, no event). */
   load(storage: string, obj: KubeObject & { metadata: ObjectMeta }, rv: number, json: string): void {
     const key = objectKey(obj.metadata.namespace, obj.metadata.name!);
-    this.setEntry(storage, key, undefined, { obj, rv, json });
+    this.setEntry(storage, key, undefined, storedObject(storage, obj, rv, json, this.parsed));
   }
 
   /** put writes obj (resourceVersion assigned here) and queues it for commit. Throws 413 when the object is too
@@ -318,7 +323,7 @@ export class Cluster {
       throw e;
     }
     const rv = this.ctx.nextRv();
-    const next: Stored = { obj, rv, json };
+    const next: Stored = storedObject(storage, obj, rv, json, this.parsed);
     this.setEntry(storage, key, prev, next);
     this.notify(storage, next, prev);
     const ev: ChangeEvent = { type: prev ? 'MODIFIED' : 'ADDED', rv, storage, cur: next, prev };

@@ -9,6 +9,7 @@ import { DEFAULT_CIPHERS } from 'node:tls';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { generateServingCertificate, type ServingCertificate } from './certificate.js';
 import { join } from 'node:path';
+import { ParsedCache } from './parsed.js';
 import { Cluster, DEFAULT_CLUSTER_LIMITS, type ClusterLimits, type Logger, type ServerContext } from './cluster.js';
 import { Controllers } from './controllers.js';
 import { ClusterAuth } from './auth/cluster-auth.js';
@@ -55,6 +56,9 @@ export interface ApiServerOptions {
   plainHttp?: boolean;
   /** Per-virtual-cluster limits (objects, bytes, request bodies, nesting); unset ones keep DEFAULT_CLUSTER_LIMITS. */
   limits?: Partial<ClusterLimits>;
+  /** JSON characters of cold objects kept parsed besides their text, all clusters together (parsed.ts; default
+   * DEFAULT_PARSED_CACHE_BYTES). */
+  parsedCacheBytes?: number;
 }
 
 /** SIMULATORS are the controllers a real cluster would run and an embedded one can simulate: workloads (Deployments,
@@ -212,6 +216,7 @@ class EmbeddedApiServer implements ApiServer {
     watchWindowBytes: number | undefined,
     private readonly plainHttp: boolean,
     limits: ClusterLimits,
+    parsedCacheBytes?: number,
   ) {
     this.kubeconfigPath = join(dataDir, 'kubeconfig');
     const tls = loadOrCreateCertificate(dataDir);
@@ -227,6 +232,7 @@ class EmbeddedApiServer implements ApiServer {
       watchWindow,
       watchWindowBytes,
       limits,
+      parsedCache: new ParsedCache(parsedCacheBytes),
     };
   }
 
@@ -578,7 +584,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   // state.db exists (0600) before SQLite opens it: its WAL and SHM inherit that mode.
   for (const w of prepareDataDir(o.dataDir, ['state.db'])) logger.warn({ dataDir: o.dataDir }, w);
   const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'process');
-  const server = new EmbeddedApiServer(o.dataDir, store, logger, o.watchWindow ?? 10_000, o.watchWindowBytes, o.plainHttp ?? false, { ...DEFAULT_CLUSTER_LIMITS, ...o.limits });
+  const server = new EmbeddedApiServer(o.dataDir, store, logger, o.watchWindow ?? 10_000, o.watchWindowBytes, o.plainHttp ?? false, { ...DEFAULT_CLUSTER_LIMITS, ...o.limits }, o.parsedCacheBytes);
   server.simulators = o.simulators ?? [];
   try {
     server.load();
