@@ -140,11 +140,12 @@ export interface ApiServer {
   stopCpuProfile?(): Promise<object | undefined>;
   /** The same server's heap, read on its own thread (process.memoryUsage() there sees only the caller's heap), and a
    * heap snapshot of that thread written to a file (diagnostics: the fleet bench). */
-  threadMemory?(): Promise<ThreadMemory>;
+  threadMemory?(collect?: boolean): Promise<ThreadMemory>;
   writeHeapSnapshot?(file: string): Promise<string>;
 }
 
-/** ThreadMemory is the API server thread's V8 heap in bytes (v8.getHeapStatistics() read on that thread). */
+/** ThreadMemory is the API server thread's V8 heap in bytes (v8.getHeapStatistics() read on that thread; with
+ * `collect`, after a full garbage collection, so heapUsed is what is live). */
 export interface ThreadMemory {
   heapUsed: number;
   heapTotal: number;

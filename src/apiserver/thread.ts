@@ -39,7 +39,7 @@ export type ThreadCall =
   | { id: number; method: 'requestCounts'; args: [] }
   | { id: number; method: 'profileStart'; args: [number | undefined] }
   | { id: number; method: 'profileStop'; args: [] }
-  | { id: number; method: 'memory'; args: [] }
+  | { id: number; method: 'memory'; args: [boolean] }
   | { id: number; method: 'heapSnapshot'; args: [string] }
   | { id: number; method: 'stop'; args: [] };
 
@@ -173,9 +173,9 @@ class ThreadApiServer implements ApiServer {
     return (await this.call({ id: 0, method: 'profileStop', args: [] })) as object | undefined;
   }
 
-  /** threadMemory reads the worker thread's heap statistics on that thread. */
-  threadMemory(): Promise<ThreadMemory> {
-    return this.call({ id: 0, method: 'memory', args: [] }) as Promise<ThreadMemory>;
+  /** threadMemory reads the worker thread's heap statistics on that thread (after a full GC when collect is set). */
+  threadMemory(collect = false): Promise<ThreadMemory> {
+    return this.call({ id: 0, method: 'memory', args: [collect] }) as Promise<ThreadMemory>;
   }
 
   /** writeHeapSnapshot writes a heap snapshot of the worker thread to file and returns its path. */

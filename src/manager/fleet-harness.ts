@@ -7,7 +7,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
-import { writeHeapSnapshot } from 'node:v8';
+import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { InformerFactory, errorMessage, type KubeClient, type KubeObject, type Subscription, type Watch } from '../kube/index.js';
 import { startEmbedded, type ApiServerThread, type Embedded } from './embedded.js';
@@ -270,7 +271,7 @@ export class StageProbes {
 
 /** ThreadHeap is what an API server on its own thread reports of its heap (ApiServer.threadMemory). */
 interface ThreadHeap {
-  threadMemory?(): Promise<{ heapUsed: number; heapTotal: number; external: number; heapLimit: number }>;
+  threadMemory?(collect?: boolean): Promise<{ heapUsed: number; heapTotal: number; external: number; heapLimit: number }>;
 }
 
 /** MemoryReading is one sample: the process (RSS is the whole process; heap and external are the main thread's) and,
@@ -283,6 +284,14 @@ export interface MemoryReading {
   apiServerHeapUsedMiB?: number;
   apiServerHeapTotalMiB?: number;
   apiServerExternalMiB?: number;
+  /** With `collect`: the heaps after a full GC of each thread (what is live; the fields above include garbage). */
+  live?: { heapUsedMiB: number; apiServerHeapUsedMiB?: number };
+}
+
+/** fullGc runs a full garbage collection of this thread (the bench's live-heap readings). */
+function fullGc(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }
 
 const toMiB = (b: number) => Math.round(b / 2 ** 20);
@@ -317,8 +326,9 @@ export class MemorySampler {
     return m;
   }
 
-  /** read takes one reading of the process, this thread and the API server's thread, in MiB. */
-  async read(): Promise<MemoryReading> {
+  /** read takes one reading of the process, this thread and the API server's thread, in MiB; with collect, also the
+   * live heaps after a full GC of both threads. */
+  async read(collect = false): Promise<MemoryReading> {
     const t = this.apiServer?.threadMemory ? await this.apiServer.threadMemory() : undefined;
     const m = this.sample();
     const r: MemoryReading = { rssMiB: toMiB(m.rss), heapUsedMiB: toMiB(m.heapUsed), heapTotalMiB: toMiB(m.heapTotal), externalMiB: toMiB(m.external) };
@@ -327,6 +337,11 @@ export class MemorySampler {
       Object.assign(r, { apiServerHeapUsedMiB: toMiB(t.heapUsed), apiServerHeapTotalMiB: toMiB(t.heapTotal), apiServerExternalMiB: toMiB(t.external) });
     }
     if (r.rssMiB >= (this.atPeakRss?.rssMiB ?? 0)) this.atPeakRss = r;
+    if (collect) {
+      fullGc();
+      const lt = this.apiServer?.threadMemory ? await this.apiServer.threadMemory(true) : undefined;
+      r.live = { heapUsedMiB: toMiB(process.memoryUsage().heapUsed), ...(lt ? { apiServerHeapUsedMiB: toMiB(lt.heapUsed) } : {}) };
+    }
     return r;
   }
 

@@ -223,7 +223,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const reports = await waitForReports(fleet.embedded.mgmt, n, 30_000);
     if (reports < n) log(`only ${reports} of ${n} EventReports appeared before the Services (continuing)`);
     out.setupMs = Math.round(performance.now() - t0);
-    const idle = await mem.read();
+    const idle = await mem.read(true);
     out.idleMemory = idle;
     log(`${n} clusters: setup ${out.setupMs} ms, idle RSS ${idle.rssMiB} MiB`);
 
@@ -243,7 +243,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     });
     const created = performance.now() - c0;
     const done = await all;
-    const afterCold = await mem.read();
+    const afterCold = await mem.read(true);
     profiles.cold = await prof.end(`fleet-${n}-cold`);
     const cold: Record<string, unknown> = { createMs: Math.round(created), createsPerSec: Math.round(createdCount / (created / 1000)) };
     out.coldConverge = cold;
@@ -433,7 +433,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     for (const [k, v] of Object.entries(profiles)) if (v === undefined) delete profiles[k];
     if (Object.keys(profiles).length > 0) out.cpuProfiles = profiles;
     out.loadAverage1mAfter = Math.round(loadavg()[0] * 100) / 100;
-    out.memoryEnd = await mem.read().catch(() => undefined);
+    out.memoryEnd = await mem.read(true).catch(() => undefined);
     mem.stop();
     out.memoryPeak = mem.peaks();
     const s0 = performance.now();
