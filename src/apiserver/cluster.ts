@@ -8,7 +8,7 @@ import { ParsedCache, storedObject } from './parsed.js';
 import { forbidden, requestEntityTooLarge } from './status.js';
 import type { Store } from './store.js';
 import type { KubeObject, ObjectMeta, Stored } from './types.js';
-import { WatchHub, type ChangeEvent } from './watch.js';
+import { WatchHub, type ChangeEvent, type WindowBudget } from './watch.js';
 
 /** MAX_OBJECT_BYTES is etcd's default request limit (1.5 MiB); larger objects are refused with 413. */
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
@@ -61,6 +61,8 @@ export interface ServerContext {
   readonly limits?: ClusterLimits;
   /** The budget of parsed objects every cluster of the server shares (parsed.ts); default: one of the cluster's own. */
   readonly parsedCache?: ParsedCache;
+  /** The bound every cluster's watch window shares (watch.ts; default: none beyond each window's own). */
+  readonly watchWindows?: WindowBudget;
 }
 
 /** Table holds the objects of one storage key, by "namespace/name". */
@@ -186,7 +188,7 @@ export class Cluster {
     readonly ctx: ServerContext,
     builtins: ResourceDescriptor[],
   ) {
-    this.hub = new WatchHub(ctx.currentRv(), ctx.watchWindow, ctx.watchWindowBytes);
+    this.hub = new WatchHub(ctx.currentRv(), ctx.watchWindow, ctx.watchWindowBytes, ctx.watchWindows);
     this.limits = ctx.limits ?? DEFAULT_CLUSTER_LIMITS;
     this.parsed = ctx.parsedCache ?? new ParsedCache();
     this.registry = new ResourceRegistry(builtins);

@@ -10,6 +10,7 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { generateServingCertificate, type ServingCertificate } from './certificate.js';
 import { join } from 'node:path';
 import { ParsedCache } from './parsed.js';
+import { WindowBudget } from './watch.js';
 import { Cluster, DEFAULT_CLUSTER_LIMITS, type ClusterLimits, type Logger, type ServerContext } from './cluster.js';
 import { Controllers } from './controllers.js';
 import { ClusterAuth } from './auth/cluster-auth.js';
@@ -51,6 +52,8 @@ export interface ApiServerOptions {
   watchWindow?: number;
   /** Bytes of object JSON kept per cluster for such watches (default 32 MiB); whichever bound is hit first wins. */
   watchWindowBytes?: number;
+  /** Bytes of object JSON all clusters' windows keep together (default DEFAULT_WATCH_WINDOWS_TOTAL_BYTES, 64 MiB). */
+  watchWindowsTotalBytes?: number;
   /** Also serve plain HTTP on the port (default false: a plain request gets 400, as Go's TLS servers answer, and no
    * data; bearer tokens must not cross even loopback in clear text). Tests that check raw bodies switch it on. */
   plainHttp?: boolean;
@@ -218,6 +221,7 @@ class EmbeddedApiServer implements ApiServer {
     private readonly plainHttp: boolean,
     limits: ClusterLimits,
     parsedCacheBytes?: number,
+    watchWindowsTotalBytes?: number,
   ) {
     this.kubeconfigPath = join(dataDir, 'kubeconfig');
     const tls = loadOrCreateCertificate(dataDir);
@@ -234,6 +238,7 @@ class EmbeddedApiServer implements ApiServer {
       watchWindowBytes,
       limits,
       parsedCache: new ParsedCache(parsedCacheBytes),
+      watchWindows: new WindowBudget(watchWindowsTotalBytes),
     };
   }
 
@@ -585,7 +590,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   // state.db exists (0600) before SQLite opens it: its WAL and SHM inherit that mode.
   for (const w of prepareDataDir(o.dataDir, ['state.db'])) logger.warn({ dataDir: o.dataDir }, w);
   const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'process');
-  const server = new EmbeddedApiServer(o.dataDir, store, logger, o.watchWindow ?? 10_000, o.watchWindowBytes, o.plainHttp ?? false, { ...DEFAULT_CLUSTER_LIMITS, ...o.limits }, o.parsedCacheBytes);
+  const server = new EmbeddedApiServer(o.dataDir, store, logger, o.watchWindow ?? 10_000, o.watchWindowBytes, o.plainHttp ?? false, { ...DEFAULT_CLUSTER_LIMITS, ...o.limits }, o.parsedCacheBytes, o.watchWindowsTotalBytes);
   server.simulators = o.simulators ?? [];
   try {
     server.load();
