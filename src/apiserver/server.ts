@@ -155,6 +155,8 @@ export interface ThreadMemory {
   external: number;
   /** The old generation's limit (resourceLimits.maxOldGenerationSizeMb, or V8's default). */
   heapLimit: number;
+  /** Cold objects parsed again from their JSON so far (parsed.ts), their characters and the time it took. */
+  reparses?: { count: number; chars: number; ms: number };
 }
 
 /** RequestCounts is what ApiServer.requestCounts returns. */

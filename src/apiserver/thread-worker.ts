@@ -9,6 +9,7 @@ import { getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from './cluster.js';
+import { PARSE_STATS } from './parsed.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './server.js';
 import type { ThreadCall, ThreadInit, ThreadMessage, ThreadState, WireError } from './thread.js';
 
@@ -106,7 +107,8 @@ async function answer(server: ApiServer, call: ThreadCall): Promise<unknown> {
     case 'memory': {
       if (call.args[0]) fullGc();
       const h = getHeapStatistics();
-      return { heapUsed: h.used_heap_size, heapTotal: h.total_heap_size, external: h.external_memory, heapLimit: h.heap_size_limit };
+      const reparses = { count: PARSE_STATS.reparses, chars: PARSE_STATS.reparsedChars, ms: Math.round(PARSE_STATS.parseMs) };
+      return { heapUsed: h.used_heap_size, heapTotal: h.total_heap_size, external: h.external_memory, heapLimit: h.heap_size_limit, reparses };
     }
     case 'heapSnapshot':
       return writeHeapSnapshot(call.args[0]);

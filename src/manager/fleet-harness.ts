@@ -271,7 +271,7 @@ export class StageProbes {
 
 /** ThreadHeap is what an API server on its own thread reports of its heap (ApiServer.threadMemory). */
 interface ThreadHeap {
-  threadMemory?(collect?: boolean): Promise<{ heapUsed: number; heapTotal: number; external: number; heapLimit: number }>;
+  threadMemory?(collect?: boolean): Promise<{ heapUsed: number; heapTotal: number; external: number; heapLimit: number; reparses?: { count: number; chars: number; ms: number } }>;
 }
 
 /** MemoryReading is one sample: the process (RSS is the whole process; heap and external are the main thread's) and,
@@ -284,6 +284,8 @@ export interface MemoryReading {
   apiServerHeapUsedMiB?: number;
   apiServerHeapTotalMiB?: number;
   apiServerExternalMiB?: number;
+  /** Cold objects the API server parsed again from their JSON since it started (count, characters, ms). */
+  apiServerReparses?: { count: number; chars: number; ms: number };
   /** With `collect`: the heaps after a full GC of each thread (what is live; the fields above include garbage). */
   live?: { heapUsedMiB: number; apiServerHeapUsedMiB?: number };
 }
@@ -334,7 +336,7 @@ export class MemorySampler {
     const r: MemoryReading = { rssMiB: toMiB(m.rss), heapUsedMiB: toMiB(m.heapUsed), heapTotalMiB: toMiB(m.heapTotal), externalMiB: toMiB(m.external) };
     if (t) {
       this.peakApiServerHeap = Math.max(this.peakApiServerHeap, t.heapUsed);
-      Object.assign(r, { apiServerHeapUsedMiB: toMiB(t.heapUsed), apiServerHeapTotalMiB: toMiB(t.heapTotal), apiServerExternalMiB: toMiB(t.external) });
+      Object.assign(r, { apiServerHeapUsedMiB: toMiB(t.heapUsed), apiServerHeapTotalMiB: toMiB(t.heapTotal), apiServerExternalMiB: toMiB(t.external), apiServerReparses: t.reparses });
     }
     if (r.rssMiB >= (this.atPeakRss?.rssMiB ?? 0)) this.atPeakRss = r;
     if (collect) {
