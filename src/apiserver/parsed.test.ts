@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { createKubeClient, type KubeClient, type KubeObject, type WatchEvent } from '../kube/index.js';
 import { serialize } from './cluster.js';
 import { startApiServer } from './index.js';
-import { ParsedCache, pinnedStorage, storedObject } from './parsed.js';
+import { PARSE_STATS, ParsedCache, pinnedStorage, storedObject } from './parsed.js';
 
 const cm = (name: string, data: Record<string, string>, labels: Record<string, string> = {}) => ({
   apiVersion: 'v1',
@@ -115,6 +115,15 @@ test('with every cold object dropped at once, reads, writes, selectors, resumed 
     const all = await client.list(gvk, { namespace: 'default' });
     assert.equal(all.items.length, 2 + 20 - 1);
     assert.deepEqual(all.items.find((o) => o.metadata!.name === 'a'), final);
+    // A list without selectors sends the stored text of dropped objects as it is: nothing is parsed again.
+    const parsedBefore = PARSE_STATS.reparses;
+    const plain = await client.list(gvk, { namespace: 'default' });
+    assert.equal(PARSE_STATS.reparses, parsedBefore);
+    assert.deepEqual(plain.items, all.items);
+    // A label selector needs the labels: the objects are parsed again, and the answer is the same.
+    const selected = await client.list(gvk, { namespace: 'default', labelSelector: '!nothing' });
+    assert.ok(PARSE_STATS.reparses > parsedBefore);
+    assert.deepEqual(selected.items, all.items);
 
     // Resumed watches from inside the window replay exactly the committed events, old versions parsed back.
     const writes = 2 + 20 + 4 + 1;

@@ -1006,13 +1006,15 @@ export function list(scope: Scope, o: ListOptions): ListResult {
   }
   let i = lo;
   let nextKey: string | undefined;
+  // Without selectors the objects themselves are not read (a dropped object is not parsed again: parsed.ts).
+  const everything = !sel.labels && sel.fields.length === 0;
   for (; i < keys.length; i++) {
     const k = keys[i];
     if (prefix && !k.startsWith(prefix)) break;
     const s = view(k);
     if (!s) continue;
-    if (sel.name !== undefined && s.obj.metadata.name !== sel.name) continue;
-    if (!sel.matches(s.obj)) continue;
+    if (sel.name !== undefined && k.slice(k.indexOf('/') + 1) !== sel.name) continue;
+    if (!everything && !sel.matches(s.obj)) continue;
     if (limit && items.length === limit) {
       nextKey = k;
       break;
