@@ -38,6 +38,8 @@ export class StoredObject implements Stored {
   parsed: Obj | undefined;
   /** CLOCK reference bit: read since the cache last passed it. */
   used = false;
+  /** metadata.labels, kept while the object is dropped (small; label selectors over cold objects need nothing else). */
+  readonly labels: Readonly<Record<string, string>> | undefined;
 
   constructor(
     obj: Obj,
@@ -47,6 +49,7 @@ export class StoredObject implements Stored {
     private readonly cache: ParsedCache | undefined,
   ) {
     this.parsed = obj;
+    this.labels = obj.metadata.labels as Record<string, string> | undefined;
     cache?.admit(this);
   }
 
