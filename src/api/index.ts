@@ -157,3 +157,16 @@ export {
   type ConfigurationGroupSpec,
   type ConfigurationGroupStatus,
 } from './pullmode-types.js';
+export {
+  PLATFORM_ADMIN,
+  managedServiceAccount,
+  managedUser,
+  managementUser,
+  serviceAccountOfUser,
+  tenantLabels,
+  tenantOf,
+  type RoleRequestLike,
+  type Tenant,
+  type TenantResolution,
+} from './tenant-identity.js';
+export { TENANT_KINDS, TENANT_RESOURCES, tenantLabelDecision, type LabelDecision } from './tenant-labels.js';

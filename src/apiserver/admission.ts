@@ -10,7 +10,7 @@ import { asArray, asRecord } from './printers.js';
 import type { ResourceDescriptor } from './resource.js';
 import { labelSelectorFromMatch, SelectorError } from './selectors.js';
 import { forbidden, StatusError } from './status.js';
-import { tenantLabelDecision } from '../tenancy/index.js';
+import { tenantLabelDecision } from '../api/index.js';
 import { isPlainObject, type KubeObject } from './types.js';
 
 const POLICIES = 'admissionregistration.k8s.io/validatingadmissionpolicies';
@@ -240,7 +240,7 @@ export function admitByPolicies(cluster: Cluster, r: AdmissionRequest): void {
 /**
  * stampTenantLabels is the mutating admission step of Sveltos multi-tenancy: a ServiceAccount writing an EventSource,
  * EventTrigger, EventBasedAddOn, ClusterProfile or Profile gets the tenant labels set from its identity, and a write
- * naming another tenant is refused (src/tenancy/labels.ts decides). Runs before validation, like kube's mutating
+ * naming another tenant is refused (src/api/tenant-labels.ts decides). Runs before validation, like kube's mutating
  * admission.
  */
 export function stampTenantLabels(desc: ResourceDescriptor, obj: KubeObject, old: KubeObject | undefined, username: string | undefined): void {

@@ -4,10 +4,11 @@
 import { newNodePortAllocator, newServiceIPAllocator, type RangeAllocator } from './allocator.js';
 import type { Allocator, ResourceDescriptor } from './resource.js';
 import { gvString } from './resource.js';
+import { ParsedCache, storedObject } from './parsed.js';
 import { forbidden, requestEntityTooLarge } from './status.js';
 import type { Store } from './store.js';
 import type { KubeObject, ObjectMeta, Stored } from './types.js';
-import { WatchHub, type ChangeEvent } from './watch.js';
+import { WatchHub, type ChangeEvent, type WindowBudget } from './watch.js';
 
 /** MAX_OBJECT_BYTES is etcd's default request limit (1.5 MiB); larger objects are refused with 413. */
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
@@ -58,6 +59,10 @@ export interface ServerContext {
   readonly watchWindowBytes?: number;
   /** Per-cluster limits (default DEFAULT_CLUSTER_LIMITS). */
   readonly limits?: ClusterLimits;
+  /** The budget of parsed objects every cluster of the server shares (parsed.ts); default: one of the cluster's own. */
+  readonly parsedCache?: ParsedCache;
+  /** The bound every cluster's watch window shares (watch.ts; default: none beyond each window's own). */
+  readonly watchWindows?: WindowBudget;
 }
 
 /** Table holds the objects of one storage key, by "namespace/name". */
@@ -175,6 +180,7 @@ export class Cluster {
   private objectCount = 0;
   private jsonBytes = 0;
   readonly limits: ClusterLimits;
+  private readonly parsed: ParsedCache;
 
   constructor(
     readonly name: string,
@@ -182,8 +188,9 @@ export class Cluster {
     readonly ctx: ServerContext,
     builtins: ResourceDescriptor[],
   ) {
-    this.hub = new WatchHub(ctx.currentRv(), ctx.watchWindow, ctx.watchWindowBytes);
+    this.hub = new WatchHub(ctx.currentRv(), ctx.watchWindow, ctx.watchWindowBytes, ctx.watchWindows);
     this.limits = ctx.limits ?? DEFAULT_CLUSTER_LIMITS;
+    this.parsed = ctx.parsedCache ?? new ParsedCache();
     this.registry = new ResourceRegistry(builtins);
     this.allocators.set('serviceIPs', newServiceIPAllocator());
     this.allocators.set('nodePorts', newNodePortAllocator());
@@ -287,7 +294,7 @@ export class Cluster {
   /** load puts an object read from the store at startup (no write, no event). */
   load(storage: string, obj: KubeObject & { metadata: ObjectMeta }, rv: number, json: string): void {
     const key = objectKey(obj.metadata.namespace, obj.metadata.name!);
-    this.setEntry(storage, key, undefined, { obj, rv, json });
+    this.setEntry(storage, key, undefined, storedObject(storage, obj, rv, json, this.parsed));
   }
 
   /** put writes obj (resourceVersion assigned here) and queues it for commit. Throws 413 when the object is too
@@ -318,7 +325,7 @@ export class Cluster {
       throw e;
     }
     const rv = this.ctx.nextRv();
-    const next: Stored = { obj, rv, json };
+    const next: Stored = storedObject(storage, obj, rv, json, this.parsed);
     this.setEntry(storage, key, prev, next);
     this.notify(storage, next, prev);
     const ev: ChangeEvent = { type: prev ? 'MODIFIED' : 'ADDED', rv, storage, cur: next, prev };

@@ -195,6 +195,7 @@ export function crdDescriptor(crd: KubeObject): ResourceDescriptor {
     columns: (version) => printerColumns(byName.get(version) ?? preferred),
     fromStorage: (obj, version) => withApiVersion(obj, gvString(group, version), kind),
     toStorage: (obj) => withApiVersion(obj, gvString(group, storage), kind),
+    plainConversion: true,
     fieldNames: selectable,
     crd: String(crd.metadata?.name ?? ''),
     hooks: {

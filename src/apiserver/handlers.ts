@@ -106,8 +106,17 @@ function objectJson(scope: Scope, s: Stored): string {
   return serialize(out);
 }
 
-// Typed lists of built-in kinds carry items without apiVersion/kind, like kube's typed list encoding.
-function listItemJson(scope: Scope, s: Stored): string {
+/** plainPrefix is how a stored JSON text that needs no conversion for the scope starts (serialize puts apiVersion and
+ * kind first), or undefined when the descriptor converts more than those. */
+function plainPrefix(scope: Scope): string | undefined {
+  const d = scope.desc;
+  return d.plainConversion ? `{"apiVersion":${JSON.stringify(gvString(d.group, scope.version))},"kind":${JSON.stringify(d.kind)},` : undefined;
+}
+
+// Typed lists of built-in kinds carry items without apiVersion/kind, like kube's typed list encoding. With `plain`
+// (plainPrefix), an item whose stored text starts with it is sent as stored, without parsing a dropped object.
+function listItemJson(scope: Scope, s: Stored, plain?: string): string {
+  if (plain !== undefined && s.json !== undefined && s.json.startsWith(plain)) return scope.desc.builtin ? `{${s.json.slice(plain.length)}` : s.json;
   const json = objectJson(scope, s);
   if (!scope.desc.builtin) return json;
   const out = outputObject(scope, s.obj);
@@ -191,7 +200,8 @@ function renderList(scope: Scope, r: ListResult, f: OutputFormat, url: URL): str
       return `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/${f.version}","metadata":${meta},"items":[${r.items.map((s) => partialMeta(outputObject(scope, s.obj), f.version)).join(',')}]}`;
     default: {
       const apiVersion = gvString(scope.desc.group, scope.version);
-      const items = r.items.map((s) => listItemJson(scope, s)).join(',');
+      const plain = plainPrefix(scope);
+      const items = r.items.map((s) => listItemJson(scope, s, plain)).join(',');
       return `{"kind":${JSON.stringify(scope.desc.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${meta},"items":[${items}]}`;
     }
   }

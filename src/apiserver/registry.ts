@@ -40,6 +40,7 @@ import {
   unsupportedMediaType,
   type GroupResource,
 } from './status.js';
+import { StoredObject } from './parsed.js';
 import { clone, deepEqual, isPlainObject, type KubeObject, type ObjectMeta, type Stored } from './types.js';
 import { metadataShapeErrors, validateObjectMeta, validateObjectMetaUpdate } from './validation.js';
 
@@ -1006,13 +1007,18 @@ export function list(scope: Scope, o: ListOptions): ListResult {
   }
   let i = lo;
   let nextKey: string | undefined;
+  // Without selectors the objects themselves are not read (a dropped object is not parsed again: parsed.ts).
+  const everything = !sel.labels && sel.fields.length === 0;
+  const labelsOnly = sel.labels !== undefined && sel.fields.length === 0 ? sel.labels : undefined;
   for (; i < keys.length; i++) {
     const k = keys[i];
     if (prefix && !k.startsWith(prefix)) break;
     const s = view(k);
     if (!s) continue;
-    if (sel.name !== undefined && s.obj.metadata.name !== sel.name) continue;
-    if (!sel.matches(s.obj)) continue;
+    if (sel.name !== undefined && k.slice(k.indexOf('/') + 1) !== sel.name) continue;
+    if (labelsOnly) {
+      if (!labelsOnly.matches((s instanceof StoredObject ? s.labels : s.obj.metadata.labels) as Record<string, string> | undefined)) continue;
+    } else if (!everything && !sel.matches(s.obj)) continue;
     if (limit && items.length === limit) {
       nextKey = k;
       break;

@@ -153,6 +153,9 @@ export interface ResourceDescriptor {
   /** convert turns a stored object into the given served version (and back with toStorage). */
   fromStorage(obj: KubeObject, version: string): KubeObject;
   toStorage(obj: KubeObject, version: string): KubeObject;
+  /** fromStorage only sets apiVersion and kind (withApiVersion): a stored JSON text that starts with the served ones
+   * is the answer as it is, without parsing the object (lists of cold objects, parsed.ts). */
+  plainConversion?: boolean;
   /** selectable fields beyond metadata.*; the names a field selector may use. */
   fieldNames: string[];
   hooks: KindHooks;

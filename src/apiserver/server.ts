@@ -9,6 +9,8 @@ import { DEFAULT_CIPHERS } from 'node:tls';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { generateServingCertificate, type ServingCertificate } from './certificate.js';
 import { join } from 'node:path';
+import { ParsedCache } from './parsed.js';
+import { WindowBudget } from './watch.js';
 import { Cluster, DEFAULT_CLUSTER_LIMITS, type ClusterLimits, type Logger, type ServerContext } from './cluster.js';
 import { Controllers } from './controllers.js';
 import { ClusterAuth } from './auth/cluster-auth.js';
@@ -50,11 +52,16 @@ export interface ApiServerOptions {
   watchWindow?: number;
   /** Bytes of object JSON kept per cluster for such watches (default 32 MiB); whichever bound is hit first wins. */
   watchWindowBytes?: number;
+  /** Bytes of object JSON all clusters' windows keep together (default DEFAULT_WATCH_WINDOWS_TOTAL_BYTES, 64 MiB). */
+  watchWindowsTotalBytes?: number;
   /** Also serve plain HTTP on the port (default false: a plain request gets 400, as Go's TLS servers answer, and no
    * data; bearer tokens must not cross even loopback in clear text). Tests that check raw bodies switch it on. */
   plainHttp?: boolean;
   /** Per-virtual-cluster limits (objects, bytes, request bodies, nesting); unset ones keep DEFAULT_CLUSTER_LIMITS. */
   limits?: Partial<ClusterLimits>;
+  /** JSON characters of cold objects kept parsed besides their text, all clusters together (parsed.ts; default
+   * DEFAULT_PARSED_CACHE_BYTES). */
+  parsedCacheBytes?: number;
 }
 
 /** SIMULATORS are the controllers a real cluster would run and an embedded one can simulate: workloads (Deployments,
@@ -134,6 +141,22 @@ export interface ApiServer {
    * only the thread it runs on. Absent on a server sharing the caller's thread. */
   startCpuProfile?(intervalUs?: number): Promise<void>;
   stopCpuProfile?(): Promise<object | undefined>;
+  /** The same server's heap, read on its own thread (process.memoryUsage() there sees only the caller's heap), and a
+   * heap snapshot of that thread written to a file (diagnostics: the fleet bench). */
+  threadMemory?(collect?: boolean): Promise<ThreadMemory>;
+  writeHeapSnapshot?(file: string): Promise<string>;
+}
+
+/** ThreadMemory is the API server thread's V8 heap in bytes (v8.getHeapStatistics() read on that thread; with
+ * `collect`, after a full garbage collection, so heapUsed is what is live). */
+export interface ThreadMemory {
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  /** The old generation's limit (resourceLimits.maxOldGenerationSizeMb, or V8's default). */
+  heapLimit: number;
+  /** Cold objects parsed again from their JSON so far (parsed.ts), their characters and the time it took. */
+  reparses?: { count: number; chars: number; ms: number };
 }
 
 /** RequestCounts is what ApiServer.requestCounts returns. */
@@ -199,6 +222,8 @@ class EmbeddedApiServer implements ApiServer {
     watchWindowBytes: number | undefined,
     private readonly plainHttp: boolean,
     limits: ClusterLimits,
+    parsedCacheBytes?: number,
+    watchWindowsTotalBytes?: number,
   ) {
     this.kubeconfigPath = join(dataDir, 'kubeconfig');
     const tls = loadOrCreateCertificate(dataDir);
@@ -214,6 +239,8 @@ class EmbeddedApiServer implements ApiServer {
       watchWindow,
       watchWindowBytes,
       limits,
+      parsedCache: new ParsedCache(parsedCacheBytes),
+      watchWindows: new WindowBudget(watchWindowsTotalBytes),
     };
   }
 
@@ -565,7 +592,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   // state.db exists (0600) before SQLite opens it: its WAL and SHM inherit that mode.
   for (const w of prepareDataDir(o.dataDir, ['state.db'])) logger.warn({ dataDir: o.dataDir }, w);
   const store = new Store(join(o.dataDir, 'state.db'), o.durability ?? 'process');
-  const server = new EmbeddedApiServer(o.dataDir, store, logger, o.watchWindow ?? 10_000, o.watchWindowBytes, o.plainHttp ?? false, { ...DEFAULT_CLUSTER_LIMITS, ...o.limits });
+  const server = new EmbeddedApiServer(o.dataDir, store, logger, o.watchWindow ?? 10_000, o.watchWindowBytes, o.plainHttp ?? false, { ...DEFAULT_CLUSTER_LIMITS, ...o.limits }, o.parsedCacheBytes, o.watchWindowsTotalBytes);
   server.simulators = o.simulators ?? [];
   try {
     server.load();

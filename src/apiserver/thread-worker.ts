@@ -5,8 +5,11 @@
 // this thread owns, so storage, JSON, validation and watch fan-out all run here.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from './cluster.js';
+import { PARSE_STATS } from './parsed.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './server.js';
 import type { ThreadCall, ThreadInit, ThreadMessage, ThreadState, WireError } from './thread.js';
 
@@ -79,6 +82,12 @@ class Profiler {
 }
 
 const profiler = new Profiler();
+
+/** fullGc runs a full garbage collection of this thread (diagnostics: the fleet bench's live-heap readings). */
+function fullGc(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 // RIPPLE_APISERVER_CPU_PROFILE=FILE: profile from start to stop (the fleet bench profiles phases through calls instead).
 const profileFile = process.env.RIPPLE_APISERVER_CPU_PROFILE;
 if (profileFile) void profiler.start();
@@ -95,6 +104,14 @@ async function answer(server: ApiServer, call: ThreadCall): Promise<unknown> {
       return profiler.start(call.args[0]);
     case 'profileStop':
       return profiler.stop();
+    case 'memory': {
+      if (call.args[0]) fullGc();
+      const h = getHeapStatistics();
+      const reparses = { count: PARSE_STATS.reparses, chars: PARSE_STATS.reparsedChars, ms: Math.round(PARSE_STATS.parseMs) };
+      return { heapUsed: h.used_heap_size, heapTotal: h.total_heap_size, external: h.external_memory, heapLimit: h.heap_size_limit, reparses };
+    }
+    case 'heapSnapshot':
+      return writeHeapSnapshot(call.args[0]);
     case 'stop': {
       await server.stop();
       const profile = await profiler.stop();

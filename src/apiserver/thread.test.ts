@@ -80,3 +80,20 @@ test('a worker-thread API server that cannot start rejects with the cause, and l
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the worker thread reports its own heap (live after a collection) and the re-parses of cold objects", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ripple-thread-mem-'));
+  try {
+    const server = await startApiServerThread({ dataDir: dir, clusters: ['mgmt'] });
+    try {
+      assert.ok(server.threadMemory, 'a server on its own thread reads its heap there');
+      const m = await server.threadMemory(true);
+      assert.ok(m.heapUsed > 0 && m.heapUsed <= m.heapTotal && m.heapTotal <= m.heapLimit, JSON.stringify(m));
+      assert.deepEqual(Object.keys(m.reparses ?? {}).sort(), ['chars', 'count', 'ms']);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

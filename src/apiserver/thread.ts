@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from './cluster.js';
-import { buildKubeconfig, kubeconfigToYaml, type ApiServer, type ApiServerOptions, type ClusterInfo, type KubeConfig, type RequestCounts } from './server.js';
+import { buildKubeconfig, kubeconfigToYaml, type ApiServer, type ApiServerOptions, type ClusterInfo, type KubeConfig, type RequestCounts, type ThreadMemory } from './server.js';
 
 /** ThreadInit is the worker's workerData: the options without the logger, and whether debug records are wanted. */
 export interface ThreadInit {
@@ -39,6 +39,8 @@ export type ThreadCall =
   | { id: number; method: 'requestCounts'; args: [] }
   | { id: number; method: 'profileStart'; args: [number | undefined] }
   | { id: number; method: 'profileStop'; args: [] }
+  | { id: number; method: 'memory'; args: [boolean] }
+  | { id: number; method: 'heapSnapshot'; args: [string] }
   | { id: number; method: 'stop'; args: [] };
 
 /** WireError is an Error crossing threads. */
@@ -169,6 +171,16 @@ class ThreadApiServer implements ApiServer {
   /** stopCpuProfile stops it and returns the profile (a .cpuprofile document). */
   async stopCpuProfile(): Promise<object | undefined> {
     return (await this.call({ id: 0, method: 'profileStop', args: [] })) as object | undefined;
+  }
+
+  /** threadMemory reads the worker thread's heap statistics on that thread (after a full GC when collect is set). */
+  threadMemory(collect = false): Promise<ThreadMemory> {
+    return this.call({ id: 0, method: 'memory', args: [collect] }) as Promise<ThreadMemory>;
+  }
+
+  /** writeHeapSnapshot writes a heap snapshot of the worker thread to file and returns its path. */
+  writeHeapSnapshot(file: string): Promise<string> {
+    return this.call({ id: 0, method: 'heapSnapshot', args: [file] }) as Promise<string>;
   }
 
   stop(): Promise<void> {

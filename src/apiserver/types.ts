@@ -44,6 +44,8 @@ export interface Stored {
   readonly rv: number;
   /** JSON text of obj, computed once on first use. */
   json?: string;
+  /** obj.metadata.labels, kept even while obj itself is not (parsed.ts): label selectors match without parsing. */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** isPlainObject tells whether v is a JSON object (not null, not an array). */

@@ -46,6 +46,52 @@ export function filterEvent(ev: ChangeEvent, matches: (obj: KubeObject) => boole
 /** DEFAULT_WATCH_WINDOW_BYTES bounds the JSON text a cluster's watch window holds (32 MiB). */
 export const DEFAULT_WATCH_WINDOW_BYTES = 32 * 1024 * 1024;
 
+/** DEFAULT_WATCH_WINDOWS_TOTAL_BYTES bounds the JSON text all clusters' watch windows of one server hold together
+ * (64 MiB): with a thousand clusters, a per-cluster bound alone lets the windows grow to gigabytes under churn. */
+export const DEFAULT_WATCH_WINDOWS_TOTAL_BYTES = 64 * 1024 * 1024;
+
+/**
+ * WindowBudget bounds the events all watch windows of a server hold together, by the JSON text they keep. Events are
+ * published in resourceVersion order across clusters (one counter per server), so evicting the oldest event of the
+ * server drops the oldest history first, whichever cluster it belongs to; that cluster's watches resuming from
+ * before it get 410 Gone and relist, as with kube's bounded watch cache.
+ */
+export class WindowBudget {
+  /** JSON characters the windows hold. */
+  bytes = 0;
+  // Published events in order: the hub and the event's resourceVersion (an entry is stale once its hub evicted it).
+  private hubs: WatchHub[] = [];
+  private rvs: number[] = [];
+  private head = 0;
+
+  constructor(readonly limit = DEFAULT_WATCH_WINDOWS_TOTAL_BYTES) {}
+
+  /** added records an event a hub published (its bytes are already in the hub's count). */
+  added(hub: WatchHub, rv: number, bytes: number): void {
+    this.hubs.push(hub);
+    this.rvs.push(rv);
+    this.bytes += bytes;
+    // Always keep the newest event.
+    while (this.bytes > this.limit && this.hubs.length - this.head > 1) {
+      const h = this.hubs[this.head];
+      const r = this.rvs[this.head];
+      this.hubs[this.head] = undefined as unknown as WatchHub;
+      this.head++;
+      h.evictThrough(r);
+    }
+    if (this.head > 4096 && this.head * 2 > this.hubs.length) {
+      this.hubs = this.hubs.slice(this.head);
+      this.rvs = this.rvs.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** released returns the bytes of events a hub evicted. */
+  released(bytes: number): void {
+    this.bytes -= bytes;
+  }
+}
+
 // eventBytes is what an event adds to the window: its new version's JSON, or for a deletion the last version's.
 function eventBytes(ev: ChangeEvent): number {
   const s = ev.cur ?? ev.prev;
@@ -72,6 +118,8 @@ export class WatchHub {
     floor: number,
     private readonly capacity = 10_000,
     private readonly byteBudget = DEFAULT_WATCH_WINDOW_BYTES,
+    /** The bound all clusters' windows share (none: this window is bounded by its own limits only). */
+    private readonly shared?: WindowBudget,
   ) {
     this.floorRv = floor;
   }
@@ -99,23 +147,38 @@ export class WatchHub {
   /** publish records a committed event and delivers it. Called in commit order. */
   publish(ev: ChangeEvent): void {
     this.window.push(ev);
-    this.bytes += eventBytes(ev);
+    const size = eventBytes(ev);
+    this.bytes += size;
     // Evict from the front while over either bound, always keeping the newest event.
     while (this.window.length - this.start > 1 && (this.window.length - this.start > this.capacity || this.bytes > this.byteBudget)) {
-      const old = this.window[this.start];
-      this.bytes -= eventBytes(old);
-      this.floorRv = old.rv;
-      this.start++;
+      this.evictOldest();
     }
-    if (this.start > 4096 && this.start * 2 > this.window.length) {
-      this.window = this.window.slice(this.start);
-      this.start = 0;
-    }
+    this.shared?.added(this, ev.rv, size);
     const set = this.subscribers.get(ev.storage);
     if (set) for (const s of set) s.onEvent(ev);
     // Renderings are shared by this fan-out only; a later replay renders again rather than the window keeping them.
     ev.cache = undefined;
     for (const l of this.listeners) l(ev);
+  }
+
+  /** evictThrough drops the window's events with rv <= rv (the server-wide budget evicting the oldest history), always
+   * keeping the newest event. */
+  evictThrough(rv: number): void {
+    while (this.window.length - this.start > 1 && this.window[this.start].rv <= rv) this.evictOldest();
+  }
+
+  private evictOldest(): void {
+    const old = this.window[this.start];
+    const size = eventBytes(old);
+    this.bytes -= size;
+    this.shared?.released(size);
+    this.floorRv = old.rv;
+    this.window[this.start] = undefined as unknown as ChangeEvent;
+    this.start++;
+    if (this.start > 4096 && this.start * 2 > this.window.length) {
+      this.window = this.window.slice(this.start);
+      this.start = 0;
+    }
   }
 
   /** since returns the window's events of one table with rv > from, or undefined when from is older than the floor. */

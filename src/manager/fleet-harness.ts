@@ -7,6 +7,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
+import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { InformerFactory, errorMessage, type KubeClient, type KubeObject, type Subscription, type Watch } from '../kube/index.js';
 import { startEmbedded, type ApiServerThread, type Embedded } from './embedded.js';
@@ -267,19 +269,58 @@ export class StageProbes {
   }
 }
 
-/** MemorySampler records the process' peak RSS and heapUsed, sampling every intervalMs. */
+/** ThreadHeap is what an API server on its own thread reports of its heap (ApiServer.threadMemory). */
+interface ThreadHeap {
+  threadMemory?(collect?: boolean): Promise<{ heapUsed: number; heapTotal: number; external: number; heapLimit: number; reparses?: { count: number; chars: number; ms: number } }>;
+}
+
+/** MemoryReading is one sample: the process (RSS is the whole process; heap and external are the main thread's) and,
+ * with the API server on its own thread, that thread's heap. */
+export interface MemoryReading {
+  rssMiB: number;
+  heapUsedMiB: number;
+  heapTotalMiB: number;
+  externalMiB: number;
+  apiServerHeapUsedMiB?: number;
+  apiServerHeapTotalMiB?: number;
+  apiServerExternalMiB?: number;
+  /** Cold objects the API server parsed again from their JSON since it started (count, characters, ms). */
+  apiServerReparses?: { count: number; chars: number; ms: number };
+  /** With `collect`: the heaps after a full GC of each thread (what is live; the fields above include garbage). */
+  live?: { heapUsedMiB: number; apiServerHeapUsedMiB?: number };
+}
+
+/** fullGc runs a full garbage collection of this thread (the bench's live-heap readings). */
+function fullGc(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+const toMiB = (b: number) => Math.round(b / 2 ** 20);
+
+/** MemorySampler records the process' peak RSS and heapUsed (and the API server thread's peak heapUsed when it runs
+ * on a thread of its own), sampling every intervalMs. */
 export class MemorySampler {
   peakRss = 0;
   peakHeap = 0;
+  peakApiServerHeap = 0;
+  /** The reading with the highest RSS (how the process' memory split then). */
+  atPeakRss: MemoryReading | undefined;
+  private apiServer: ThreadHeap | undefined;
   private readonly timer: NodeJS.Timeout;
 
   constructor(intervalMs = 200) {
     this.sample();
-    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer = setInterval(() => void this.read().catch(() => undefined), intervalMs);
     this.timer.unref();
   }
 
-  /** sample takes one reading now and returns it. */
+  /** attach also samples the API server's own thread, when it has one. */
+  attach(apiServer: ThreadHeap): void {
+    this.apiServer = apiServer;
+  }
+
+  /** sample takes one reading of this thread and the process now and returns it. */
   sample(): NodeJS.MemoryUsage {
     const m = process.memoryUsage();
     this.peakRss = Math.max(this.peakRss, m.rss);
@@ -287,10 +328,44 @@ export class MemorySampler {
     return m;
   }
 
+  /** read takes one reading of the process, this thread and the API server's thread, in MiB; with collect, also the
+   * live heaps after a full GC of both threads. */
+  async read(collect = false): Promise<MemoryReading> {
+    const t = this.apiServer?.threadMemory ? await this.apiServer.threadMemory() : undefined;
+    const m = this.sample();
+    const r: MemoryReading = { rssMiB: toMiB(m.rss), heapUsedMiB: toMiB(m.heapUsed), heapTotalMiB: toMiB(m.heapTotal), externalMiB: toMiB(m.external) };
+    if (t) {
+      this.peakApiServerHeap = Math.max(this.peakApiServerHeap, t.heapUsed);
+      Object.assign(r, { apiServerHeapUsedMiB: toMiB(t.heapUsed), apiServerHeapTotalMiB: toMiB(t.heapTotal), apiServerExternalMiB: toMiB(t.external), apiServerReparses: t.reparses });
+    }
+    if (r.rssMiB >= (this.atPeakRss?.rssMiB ?? 0)) this.atPeakRss = r;
+    if (collect) {
+      fullGc();
+      const lt = this.apiServer?.threadMemory ? await this.apiServer.threadMemory(true) : undefined;
+      r.live = { heapUsedMiB: toMiB(process.memoryUsage().heapUsed), ...(lt ? { apiServerHeapUsedMiB: toMiB(lt.heapUsed) } : {}) };
+    }
+    return r;
+  }
+
+  /** peaks are the highest readings so far, in MiB. */
+  peaks(): { rssMiB: number; heapUsedMiB: number; apiServerHeapUsedMiB?: number; atPeakRss?: MemoryReading } {
+    const p = { rssMiB: toMiB(this.peakRss), heapUsedMiB: toMiB(this.peakHeap), atPeakRss: this.atPeakRss };
+    return this.apiServer?.threadMemory ? { ...p, apiServerHeapUsedMiB: toMiB(this.peakApiServerHeap) } : p;
+  }
+
   /** stop ends the sampling. */
   stop(): void {
     clearInterval(this.timer);
   }
+}
+
+/** writeHeapSnapshots writes a heap snapshot of this thread and of the API server's own thread (when it has one) to
+ * DIR/NAME-main.heapsnapshot and DIR/NAME-apiserver.heapsnapshot, and returns the paths. */
+export async function writeHeapSnapshots(dir: string, name: string, apiServer: { writeHeapSnapshot?(file: string): Promise<string> }): Promise<string[]> {
+  mkdirSync(dir, { recursive: true });
+  const files = [writeHeapSnapshot(join(dir, `${name}-main.heapsnapshot`))];
+  if (apiServer.writeHeapSnapshot) files.push(await apiServer.writeHeapSnapshot(join(dir, `${name}-apiserver.heapsnapshot`)));
+  return files;
 }
 
 interface ProfileNode {

@@ -23,12 +23,14 @@
 // a CPU profile per phase (cold, quiet, single, churn) and adds its hot spots to the result. Every wait is capped
 // (RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S, _EVENT_TIMEOUT_S, _SETTLE_TIMEOUT_S): a fleet that does not converge in time
 // reports `error` and what it reached instead of hanging. Other knobs: _SAMPLES, _WITHDRAW_SAMPLES, _CHURN_WORKERS,
-// _CHURN_EVENTS, _CHURN_SECONDS, _LOAD_RATE, _LOAD_SECONDS.
+// _CHURN_EVENTS, _CHURN_SECONDS, _LOAD_RATE, _LOAD_SECONDS. Memory is sampled for the process (RSS), the control
+// plane's heap and the API server thread's heap; RIPPLE_FLEET_BENCH_HEAP_SNAPSHOT=DIR writes heap snapshots of both
+// threads once the cold converge has settled.
 import { enableWriteAccounting, errorMessage, type KubeClient } from '../kube/index.js';
 import type { RequestCounts } from '../apiserver/index.js';
 import { SVELTOS_NAMESPACE } from './bootstrap.js';
 import { loadavg } from 'node:os';
-import { apiServerThread, MemorySampler, PhaseProfiler, StageProbes, scenarioObjects, serviceObject, startFleet, BENCH_NS, type Fleet, type Observed } from './fleet-harness.js';
+import { apiServerThread, writeHeapSnapshots, MemorySampler, PhaseProfiler, StageProbes, scenarioObjects, serviceObject, startFleet, BENCH_NS, type Fleet, type Observed } from './fleet-harness.js';
 
 /** Issue 22's targets: one event at a time p50 ≤ 20 ms and p99 ≤ 60 ms; ≥ 300 events/s sustained (open loop) with p99 ≤ 250 ms. */
 const TARGET = { p50: 20, p99: 60, loadPerSec: 300, loadP99: 250 } as const;
@@ -78,12 +80,13 @@ const CONFIG = () => ({
   settleTimeoutMs: envInt('RIPPLE_FLEET_BENCH_SETTLE_TIMEOUT_S', 120) * 1000,
   /** A directory: write one CPU profile per phase there and list the hot spots in the result. */
   profileDir: process.env.RIPPLE_FLEET_BENCH_CPU_PROFILE || undefined,
+  /** A directory: write heap snapshots of both threads there once the cold converge has settled. */
+  heapSnapshotDir: process.env.RIPPLE_FLEET_BENCH_HEAP_SNAPSHOT || undefined,
 });
 type Config = ReturnType<typeof CONFIG>;
 
 const log = (msg: string) => process.stderr.write(`  fleet: ${msg}\n`);
 const ms = (x: number) => Math.round(x * 10) / 10;
-const mib = (b: number) => Math.round(b / 2 ** 20);
 
 /** Percentiles by nearest rank over the samples (undefined fields when there are none). */
 function stats(xs: number[]): { samples: number; p50?: number; p90?: number; p99?: number; max?: number } {
@@ -287,14 +290,15 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
   try {
     f = await startFleet(n, log);
     prof.attach(f.embedded.server);
+    mem.attach(f.embedded.server);
     const fleet = f;
     for (const o of scenarioObjects()) await fleet.embedded.mgmt.apply(o, { fieldManager: FIELD_MANAGER, force: true });
     const reports = await waitForReports(fleet.embedded.mgmt, n, 30_000);
     if (reports < n) log(`only ${reports} of ${n} EventReports appeared before the Services (continuing)`);
     out.setupMs = Math.round(performance.now() - t0);
-    const idle = mem.sample();
-    out.idleMemory = { rssMiB: mib(idle.rss), heapUsedMiB: mib(idle.heapUsed) };
-    log(`${n} clusters: setup ${out.setupMs} ms, idle RSS ${mib(idle.rss)} MiB`);
+    const idle = await mem.read(true);
+    out.idleMemory = idle;
+    log(`${n} clusters: setup ${out.setupMs} ms, idle RSS ${idle.rssMiB} MiB`);
 
     // Phase 1: cold converge — every Service created at once.
     const pairs = fleet.clusters.flatMap((cluster) => Array.from({ length: S }, (_, i) => ({ cluster, i })));
@@ -312,11 +316,11 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     });
     const created = performance.now() - c0;
     const done = await all;
-    const afterCold = mem.sample();
+    const afterCold = await mem.read(true);
     profiles.cold = await prof.end(`fleet-${n}-cold`);
     const cold: Record<string, unknown> = { createMs: Math.round(created), createsPerSec: Math.round(createdCount / (created / 1000)) };
     out.coldConverge = cold;
-    out.memoryAfterConverge = { rssMiB: mib(afterCold.rss), heapUsedMiB: mib(afterCold.heapUsed), heapTotalMiB: mib(afterCold.heapTotal), externalMiB: mib(afterCold.external) };
+    out.memoryAfterConverge = afterCold;
     if (done === undefined) {
       cold.timedOut = true;
       cold.servicesCreated = createdCount;
@@ -329,7 +333,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     out.coldConvergeMs = Math.round(done - c0);
     cold.ms = out.coldConvergeMs;
     cold.addonsPerSec = Math.round(pairs.length / ((done - c0) / 1000));
-    log(`cold converge ${out.coldConvergeMs} ms (creates ${Math.round(created)} ms), RSS ${mib(afterCold.rss)} MiB, heap ${mib(afterCold.heapUsed)} MiB`);
+    log(`cold converge ${out.coldConvergeMs} ms (creates ${Math.round(created)} ms), RSS ${afterCold.rssMiB} MiB, heap ${afterCold.heapUsedMiB} MiB, API server heap ${afterCold.apiServerHeapUsedMiB ?? '-'} MiB`);
     // What the control plane still does once every add-on is applied: queue depths, then reconciles until it settles.
     cold.queueDepthAtConverge = await metricBy(fleet, 'ripple_workqueue_depth', ['controller']);
     const r0 = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
@@ -340,6 +344,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     // Not settled: the events below are measured on a control plane still working through the converge's tail.
     if (!settled.settled) cold.settled = false;
     cold.reconcilesWhileSettling = delta(r0, await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']));
+    if (cfg.heapSnapshotDir) out.heapSnapshots = await writeHeapSnapshots(cfg.heapSnapshotDir, `fleet-${n}-converged`, fleet.embedded.server);
     const rq = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
     cold.cpuMsPerService = Math.round((cpuMs(cpuCold) / pairs.length) * 10) / 10;
     // A settled fleet should cost (almost) nothing: the process' CPU while nothing happens.
@@ -508,10 +513,9 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     for (const [k, v] of Object.entries(profiles)) if (v === undefined) delete profiles[k];
     if (Object.keys(profiles).length > 0) out.cpuProfiles = profiles;
     out.loadAverage1mAfter = Math.round(loadavg()[0] * 100) / 100;
-    const end = mem.sample();
+    out.memoryEnd = await mem.read(true).catch(() => undefined);
     mem.stop();
-    out.memoryPeak = { rssMiB: mib(mem.peakRss), heapUsedMiB: mib(mem.peakHeap) };
-    out.memoryEnd = { rssMiB: mib(end.rss), heapUsedMiB: mib(end.heapUsed) };
+    out.memoryPeak = mem.peaks();
     const s0 = performance.now();
     if (f) await f.stop();
     out.stopMs = Math.round(performance.now() - s0);

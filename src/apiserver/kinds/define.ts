@@ -62,6 +62,7 @@ export function defineBuiltin(s: BuiltinSpec): ResourceDescriptor {
     columns: () => s.columns ?? defaultColumns,
     fromStorage: s.fromStorage ?? ((obj) => withApiVersion(obj, apiVersion, s.kind)),
     toStorage: s.toStorage ?? ((obj) => withApiVersion(obj, apiVersion, s.kind)),
+    plainConversion: s.fromStorage === undefined,
     fieldNames: s.fieldNames ?? [],
     hooks: s.goDefaults ? withGoDefaults(s, s.hooks ?? {}) : (s.hooks ?? {}),
   };

@@ -1,0 +1,118 @@
+// Stored objects keep their JSON text always and their parsed form only while it is in use. The text is what every
+// GET, LIST and watch event sends and what SQLite holds; the parsed object is what selectors, admission, updates and
+// the in-process controllers read. Keeping both for every object (and for every old version in the watch windows)
+// doubled the API server's memory: at 30 clusters × 100 Services the parsed copies were ~92 MiB of a ~236 MiB live
+// heap, and they grow with the fleet. So a parsed object is dropped once it has gone cold and parsed again from the
+// text on its next use: a CLOCK (second-chance) cache bounds the parsed objects by the size of their JSON.
+//
+// The parsed object of a stored version never changes (stored objects are never mutated), so a re-parse is equal to
+// what was dropped (JSON.parse of its own serialization: undefined members are absent, as they are in every answer).
+// Only identity differs: code comparing a stored object by === with an earlier read of it sees a new object after a
+// re-parse; every such use in the server is a fast path (reuse the cached JSON, skip a no-op) that falls back to the
+// slow path. Configuration kinds the server reads on every request and keeps derived state for (RBAC, admission
+// configuration, CRDs, namespaces) stay parsed: they are few and small.
+import type { KubeObject, ObjectMeta, Stored } from './types.js';
+
+/** DEFAULT_PARSED_CACHE_BYTES bounds, by the length of their JSON, the parsed objects kept of cold objects (16 MiB of
+ * JSON is ~22 MiB parsed: a busy fleet's hot objects — EventReports, summaries, profiles being written — fit). */
+export const DEFAULT_PARSED_CACHE_BYTES = 16 * 1024 * 1024;
+
+type Obj = KubeObject & { metadata: ObjectMeta };
+
+/** PARSE_STATS counts the re-parses of dropped objects in this thread, all caches together (diagnostics: the fleet
+ * bench reports them with the API server thread's memory). */
+export const PARSE_STATS = { reparses: 0, reparsedChars: 0, parseMs: 0 };
+
+/** Storage tables whose objects are always kept parsed (see the file comment). */
+const PINNED_GROUPS = new Set(['rbac.authorization.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io']);
+const PINNED_STORAGES = new Set(['/namespaces']);
+
+/** pinnedStorage tells whether a storage table's objects stay parsed. */
+export function pinnedStorage(storage: string): boolean {
+  return PINNED_STORAGES.has(storage) || PINNED_GROUPS.has(storage.slice(0, storage.indexOf('/')));
+}
+
+/** StoredObject is a Stored whose parsed object may be dropped and parsed again from its JSON. */
+export class StoredObject implements Stored {
+  /** The parsed object while it is kept (always, when pinned). */
+  parsed: Obj | undefined;
+  /** CLOCK reference bit: read since the cache last passed it. */
+  used = false;
+  /** metadata.labels, kept while the object is dropped (small; label selectors over cold objects need nothing else). */
+  readonly labels: Readonly<Record<string, string>> | undefined;
+
+  constructor(
+    obj: Obj,
+    readonly rv: number,
+    readonly json: string,
+    /** The cache bounding this object's parsed form; undefined when it is pinned. */
+    private readonly cache: ParsedCache | undefined,
+  ) {
+    this.parsed = obj;
+    this.labels = obj.metadata.labels as Record<string, string> | undefined;
+    cache?.admit(this);
+  }
+
+  get obj(): Obj {
+    const o = this.parsed;
+    if (o !== undefined) {
+      this.used = true;
+      return o;
+    }
+    const t0 = performance.now();
+    const parsed = JSON.parse(this.json) as Obj;
+    PARSE_STATS.parseMs += performance.now() - t0;
+    PARSE_STATS.reparses++;
+    PARSE_STATS.reparsedChars += this.json.length;
+    this.parsed = parsed;
+    this.cache!.admit(this);
+    this.cache!.reparses++;
+    return parsed;
+  }
+}
+
+/** ParsedCache bounds the parsed objects of StoredObjects by the length of their JSON (CLOCK eviction: an object read
+ * since the hand last passed gets a second chance). One per server: every cluster shares the budget. */
+export class ParsedCache {
+  /** JSON characters of the parsed objects held. */
+  bytes = 0;
+  /** Parses of dropped objects (diagnostics and tests). */
+  reparses = 0;
+  private ring: StoredObject[] = [];
+  private head = 0;
+
+  constructor(readonly budget = DEFAULT_PARSED_CACHE_BYTES) {}
+
+  /** size is the number of parsed objects held. */
+  get size(): number {
+    return this.ring.length - this.head;
+  }
+
+  /** admit takes a newly parsed object into the budget, dropping cold ones while over it. */
+  admit(s: StoredObject): void {
+    s.used = false;
+    this.ring.push(s);
+    this.bytes += s.json.length;
+    // Each pass over an entry either drops it or clears its bit, so this ends within two rounds of the ring.
+    while (this.bytes > this.budget && this.ring.length - this.head > 1) {
+      const c = this.ring[this.head];
+      this.ring[this.head++] = undefined as unknown as StoredObject;
+      if (c.used) {
+        c.used = false;
+        this.ring.push(c);
+        continue;
+      }
+      c.parsed = undefined;
+      this.bytes -= c.json.length;
+    }
+    if (this.head > 4096 && this.head * 2 > this.ring.length) {
+      this.ring = this.ring.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/** storedObject makes the Stored of a new version: pinned tables keep it parsed, others share the cache's budget. */
+export function storedObject(storage: string, obj: Obj, rv: number, json: string, cache: ParsedCache): StoredObject {
+  return new StoredObject(obj, rv, json, pinnedStorage(storage) ? undefined : cache);
+}
