@@ -409,7 +409,9 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
   // Subresource writes take only their part from the request.
   switch (scope.subresource) {
     case 'status':
-      obj = { ...clone(old), status: incoming.status };
+      // A custom resource's strategy changes nothing but status and metadata: the rest stays shared with the stored
+      // object (which is never changed in place), and its validation ratchets over it at once.
+      obj = desc.builtin ? { ...clone(old), status: incoming.status } : { ...old, metadata: clone(old.metadata), status: incoming.status };
       if (incoming.status === undefined) delete obj.status;
       obj.metadata!.resourceVersion = incoming.metadata?.resourceVersion;
       if (mode.fieldsTracked) obj.metadata!.managedFields = incoming.metadata?.managedFields;
@@ -627,7 +629,8 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
     checkAppliedIdentity(scope, applied, name);
     const r = serverSideApply(undefined, applied, { manager: o.fieldManager, force: o.force, schema, apiVersion: gv, now });
     if (!r.ok) throw applyConflict(causesOf(r.conflicts), r.message);
-    const obj = decodeObject(scope, r.object, o);
+    // serverSideApply answers a fresh object (only its managedFields' FieldsV1 values are shared, and kept as they are).
+    const obj = decodeObject(scope, r.object, o, undefined, { owned: true });
     return { ...createObject(scope, obj, o, { trackFields: false }), created: true };
   }
   const original = outputObject(scope, cur.obj);
@@ -670,7 +673,7 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
   // only: its typed merge already refused undeclared fields anywhere in the body, whereas a merge or JSON patch of
   // /status may carry unknown spec fields that strict field validation must still report.
   const decodeFrom = type === 'apply' && scope.subresource === 'status' && !desc.builtin ? statusPart(patched) : patched;
-  const obj = decodeObject(scope, decodeFrom, o, scope.subresource);
+  const obj = decodeObject(scope, decodeFrom, o, scope.subresource, { owned: type === 'apply' });
   obj.metadata!.name ??= name;
   ensureNamespace(scope, obj.metadata!);
   return { ...updateObject(scope, cur, obj, o, { fieldsTracked: type === 'apply', isPatch: true }), created: false };

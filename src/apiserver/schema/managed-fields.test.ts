@@ -250,3 +250,34 @@ test('kubectl server-side apply after client-side apply takes over unchanged las
   const edited = stored(trackUpdate(created, { ...created, data: { key: 'edited' } }, { manager: 'kubectl-client-side-apply', schema: cmSchema, apiVersion: 'v1', now: T2 }) as Obj);
   assert.equal(apply(edited, cm({ key: 'w' }), 'kubectl').ok, false);
 });
+
+test('decoded field sets are shared between objects and kept when unchanged: results are the same as without', () => {
+  // Two managers on one object, then the same again on a copy whose FieldsV1 are other objects of equal content.
+  const first = stored(ok(apply(undefined, cm({ a: '1' }, { labels: { x: 'y' } }), 'one')));
+  const second = stored(ok(apply(first, cm({ b: '2' }), 'two')));
+  const copy = structuredClone(second);
+  const again = ok(apply(second, cm({ b: '2', c: '3' }), 'two', false, cmSchema, T2));
+  const againCopy = ok(apply(copy, cm({ b: '2', c: '3' }), 'two', false, cmSchema, T2));
+  assert.deepEqual(again, againCopy);
+  // The entry of the manager that did not write keeps its FieldsV1 as they were; the result is otherwise a fresh tree.
+  assert.deepEqual(mf(again)[0].fieldsV1, { 'f:data': { 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:x': {} } } });
+  assert.equal(mf(again)[0].fieldsV1, mf(second)[0].fieldsV1);
+  assert.deepEqual(mf(again)[1].fieldsV1, { 'f:data': { 'f:b': {}, 'f:c': {} } });
+  assert.notEqual(again.data, second.data);
+  assert.notEqual(again.metadata.labels, second.metadata.labels);
+  // Re-applying the same fields keeps them (only the time moves when something changed).
+  const same = ok(apply(stored(again), cm({ b: '2', c: '4' }), 'two', false, cmSchema, '2024-05-01T10:01:00Z'));
+  assert.deepEqual(mf(same)[1], { ...mf(again)[1], time: '2024-05-01T10:01:00Z' });
+  // An update by a third manager moves c to it, on both objects alike.
+  const updated = trackUpdate(stored(same), { ...stored(same), data: { ...same.data, c: '5' } }, { manager: 'three', schema: cmSchema, apiVersion: 'v1', now: T2 }) as Obj;
+  const updatedCopy = trackUpdate(structuredClone(stored(same)), { ...structuredClone(stored(same)), data: { ...same.data, c: '5' } }, { manager: 'three', schema: cmSchema, apiVersion: 'v1', now: T2 }) as Obj;
+  assert.deepEqual(updated, updatedCopy);
+  assert.deepEqual(
+    mf(updated).map((e) => [e.manager, e.fieldsV1]),
+    [
+      ['one', { 'f:data': { 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:x': {} } } }],
+      ['two', { 'f:data': { 'f:b': {} } }],
+      ['three', { 'f:data': { 'f:c': {} } }],
+    ],
+  );
+});

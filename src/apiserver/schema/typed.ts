@@ -329,6 +329,8 @@ export function compareTyped(lhs: unknown, rhs: unknown, ref: TypeRef): Comparis
 }
 
 function walkCompare(lhs: Opt, rhs: Opt, ref: TypeRef, path: Path, c: Comparison, st: { inLeaf: boolean }): void {
+  // The same value on both sides (a subtree a merge kept as it was) has no differences.
+  if (lhs && rhs && lhs.v === rhs.v) return;
   const base = resolve(ref);
   const al = lhs ? deduce(base, lhs.v) : base;
   const ar = rhs ? deduce(base, rhs.v) : base;
@@ -448,6 +450,8 @@ export function mergeTyped(lhs: unknown, rhs: unknown, ref: TypeRef): unknown {
 }
 
 function walkMerge(lhs: Opt, rhs: Opt, ref: TypeRef, st: { inLeaf: boolean }): Opt {
+  // Nothing applied here: the live value stays as it is (the walk below would rebuild an equal copy of it).
+  if (!rhs) return lhs;
   const base = resolve(ref);
   const al = lhs ? deduce(base, lhs.v) : base;
   const ar = rhs ? deduce(base, rhs.v) : base;

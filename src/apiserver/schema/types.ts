@@ -131,6 +131,8 @@ export interface CompiledSchema {
   applyDefaults(obj: object): object;
   /** prune returns a copy of obj without fields the schema does not know, and the dropped paths. */
   prune(obj: object): { object: object; pruned: string[] };
+  /** defaultAndPrune is prune(applyDefaults(obj)) with one copy. */
+  defaultAndPrune(obj: object): { object: object; pruned: string[] };
   /** unknownFields lists the paths of fields the schema does not know (for fieldValidation=Strict/Warn). */
   unknownFields(obj: object): string[];
 }
