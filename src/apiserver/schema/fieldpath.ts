@@ -228,10 +228,11 @@ export class FieldSet {
     if (p.length === 0) return;
     let s: FieldSet = this;
     for (let i = 0; i < p.length - 1; i++) s = s.descend(p[i]);
-    s.insertMember(p[p.length - 1]);
+    s.addMember(p[p.length - 1]);
   }
 
-  private insertMember(pe: PathElement): void {
+  /** addMember inserts the one-element path pe (while the set is being built). */
+  addMember(pe: PathElement): void {
     const [i, found] = search(this.members, pe, self);
     if (!found) this.members.splice(i, 0, pe);
   }
