@@ -281,3 +281,41 @@ test('decoded field sets are shared between objects and kept when unchanged: res
     ],
   );
 });
+
+test('pruning by a status applier: only status fields it stopped applying go, everything else stays as it was', () => {
+  const crdSchema: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      spec: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } },
+      status: {
+        type: 'object',
+        properties: {
+          phase: { type: 'string' },
+          note: { type: 'string' },
+          extra: { type: 'object', properties: {} , additionalProperties: { type: 'string' } },
+          items: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, v: { type: 'string' } } } },
+        },
+      },
+    },
+  };
+  const av = 'example.com/v1';
+  const sa = (live: Obj | undefined, applied: Obj, manager: string, subresource?: string, now = T1) =>
+    ok(serverSideApply(live, applied, { manager, force: true, schema: crdSchema, apiVersion: av, now, subresource }));
+  const meta = { name: 'w', namespace: 'default' };
+  let o = stored(sa(undefined, { apiVersion: av, kind: 'W', metadata: { ...meta, labels: { l: '1' } }, spec: { a: 'x', b: 'y' } }, 'owner'));
+  // Another controller writes a status field the applier never applies (an Update, tracked), and one nobody owns.
+  o = stored({ ...o, status: { note: 'by-other', extra: { k: 'v' } } });
+  o = stored(sa(o, { apiVersion: av, kind: 'W', metadata: meta, status: { phase: 'A', items: [{ name: 'i1', v: '1' }, { name: 'i2', v: '2' }] } }, 'ctrl', 'status'));
+  const before = structuredClone(o);
+  // The status applier drops phase and item i2: those go; spec, metadata, the unowned note and extra stay.
+  const out = sa(o, { apiVersion: av, kind: 'W', metadata: meta, status: { items: [{ name: 'i1', v: '1' }] } }, 'ctrl', 'status', T2);
+  assert.deepEqual(out.spec, before.spec);
+  assert.deepEqual(out.metadata.labels, { l: '1' });
+  assert.deepEqual(out.status, { note: 'by-other', extra: { k: 'v' }, items: [{ name: 'i1', v: '1' }] });
+  assert.deepEqual(Object.keys(out), Object.keys(before));
+  // The main-resource applier drops spec.b and its label: they go, status stays as it was.
+  const out2 = sa(stored(out), { apiVersion: av, kind: 'W', metadata: meta, spec: { a: 'x' } }, 'owner', undefined, T2);
+  assert.deepEqual(out2.spec, { a: 'x' });
+  assert.equal(out2.metadata.labels, undefined);
+  assert.deepEqual(out2.status, out.status);
+});

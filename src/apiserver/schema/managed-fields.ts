@@ -10,7 +10,7 @@ import { typedSkeleton } from './builtin.js';
 import { PatchError } from './errors.js';
 import { cleanSchema } from './schema-shape.js';
 import { FieldSet, goJSON, pathString, type Path } from './fieldpath.js';
-import { cloneJSON, deepEqualJSON, goQuote, isObject, type JSONObject } from './json.js';
+import { cloneJSON, deepEqualJSON, goQuote, hasKey, isObject, setKey, type JSONObject } from './json.js';
 import {
   compareTyped,
   ensureNamedFieldsAreMembers,
@@ -289,8 +289,27 @@ class Updater {
 
   private prune(merged: unknown, managers: Map<string, VersionedSet>, manager: string, lastSet: VersionedSet | undefined): unknown {
     if (!lastSet || lastSet.set.empty()) return merged;
+    const last = ensureNamedFieldsAreMembers(lastSet.set, this.ref);
+    // Only the top-level fields the applier's last set reaches can change: each step removes or adds back within
+    // the subtrees of its members, and every other top-level field has the same fields before and after. Those
+    // are left out of the walks (a status apply would walk a whole spec three times) and kept as they are.
+    const names = topLevelNames(last);
+    if (!names || !isObject(merged)) return this.pruneWalk(merged, managers, last);
+    const part: JSONObject = {};
+    for (const k of Object.keys(merged)) if (names.has(k)) setKey(part, k, merged[k]);
+    if (Object.keys(part).length === 0) return merged;
+    const pruned = (this.pruneWalk(part, managers, last) ?? {}) as JSONObject;
+    const out: JSONObject = {};
+    for (const k of Object.keys(merged)) {
+      if (!names.has(k)) setKey(out, k, merged[k]);
+      else if (hasKey(pruned, k)) setKey(out, k, pruned[k]);
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+
+  private pruneWalk(merged: unknown, managers: Map<string, VersionedSet>, last: FieldSet): unknown {
     const ens = (s: FieldSet) => ensureNamedFieldsAreMembers(s, this.ref);
-    let pruned = removeItems(merged, ens(lastSet.set), this.ref);
+    let pruned = removeItems(merged, last, this.ref);
     // addBackOwnedItems: everything still owned by some manager (including the applier's new set) comes back.
     let managed = new FieldSet();
     for (const vs of managers.values()) managed = managed.union(vs.set);
@@ -299,9 +318,18 @@ class Updater {
     pruned = removeItems(merged, mergedSet.difference(prunedSet.union(ens(managed))), this.ref);
     // addBackDanglingItems: fields the applier had never owned come back too.
     const prunedSet2 = ens(toFieldSet(pruned, this.ref));
-    const last = ens(lastSet.set);
     return removeItems(merged, mergedSet.difference(prunedSet2).intersection(last), this.ref);
   }
+}
+
+// topLevelNames lists the top-level field names a set reaches (undefined if it has other elements at the top).
+function topLevelNames(set: FieldSet): Set<string> | undefined {
+  const names = new Set<string>();
+  for (const pe of [...set.members, ...set.children.map((c) => c.pe)]) {
+    if (pe.kind !== 'field') return undefined;
+    names.add(pe.name);
+  }
+  return names;
 }
 
 class ConflictsError extends Error {
