@@ -562,8 +562,10 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
   if (now && lastSet && now.set !== lastSet && now.set.sameAs(lastSet)) managed.fields.set(id, { ...now, set: lastSet });
   capUpdateManagers(managed);
   if (result !== undefined) managed.times.set(id, toSeconds(o.now));
-  // A fresh tree: merged values may share subtrees with the caller's live object.
-  const out = cloneJSON(result === undefined ? liveObj : result) as JSONObject;
+  // A fresh tree unless asked otherwise: merged values may share subtrees with the caller's live object. The top
+  // level and metadata are new objects either way (withoutManagedFields copies them, a merge builds them).
+  const kept = (result === undefined ? liveObj : result) as JSONObject;
+  const out = o.shareUnchanged ? kept : cloneJSON(kept);
   liveObj = out;
   // Go: lastappliedupdater.go — kubectl's server-side apply keeps a client-side apply annotation in sync.
   if (o.manager === 'kubectl' && typeof (metadataOf(out).annotations as JSONObject | undefined)?.[LAST_APPLIED] === 'string') {

@@ -110,6 +110,11 @@ export interface ApplyOptions {
    * 'status', none otherwise.
    */
   resetFields?: string[];
+  /**
+   * shareUnchanged lets the answer share values with live and applied below its top level and metadata (which are
+   * always its own); the caller copies what it changes. Default: the answer is a fresh tree.
+   */
+  shareUnchanged?: boolean;
 }
 
 /** UpdateOptions configures managedFields tracking for a non-apply write. */
