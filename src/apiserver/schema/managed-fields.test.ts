@@ -319,3 +319,12 @@ test('pruning by a status applier: only status fields it stopped applying go, ev
   assert.equal(out2.metadata.labels, undefined);
   assert.deepEqual(out2.status, out.status);
 });
+
+test('objects created with the same fields share one FieldsV1 encoding, equal to what each would get alone', () => {
+  const a = trackUpdate(undefined, cm({ x: '1', y: '2' }, { name: 'a' }), { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj;
+  const b = trackUpdate(undefined, cm({ x: '3', y: '4' }, { name: 'b' }), { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj;
+  const c = trackUpdate(undefined, cm({ x: '5', z: '6' }, { name: 'c' }), { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj;
+  assert.deepEqual(mf(a)[0].fieldsV1, { 'f:data': { '.': {}, 'f:x': {}, 'f:y': {} } });
+  assert.equal(mf(b)[0].fieldsV1, mf(a)[0].fieldsV1);
+  assert.deepEqual(mf(c)[0].fieldsV1, { 'f:data': { '.': {}, 'f:x': {}, 'f:z': {} } });
+});

@@ -118,12 +118,35 @@ function decodeFieldsV1(v: unknown): FieldSet {
   return set;
 }
 
+// encodedByShape: recently encoded sets by their top-level shape, for a new set equal to one of them (the objects one
+// controller creates often have the same fields: Events, the ConfigMaps of an add-on). Bounded.
+const encodedByShape = new Map<string, FieldSet[]>();
+const ENCODED_SHAPES_MAX = 1024;
+const ENCODED_PER_SHAPE = 8;
+
+function shapeKey(set: FieldSet): string {
+  let key = String(set.members.length);
+  for (const c of set.children) key += c.pe.kind === 'field' ? `|${c.pe.name}` : '|*';
+  return key;
+}
+
 function encodeFieldsV1(set: FieldSet): JSONObject {
   const known = encodedBySet.get(set);
   if (known) return known;
-  const out = set.toFieldsV1();
+  const key = shapeKey(set);
+  let same = encodedByShape.get(key);
+  const twin = same?.find((s) => s.sameAs(set));
+  const out = twin ? encodedBySet.get(twin)! : set.toFieldsV1();
   encodedBySet.set(set, out);
-  decodedByObject.set(out, set);
+  if (!twin) {
+    decodedByObject.set(out, set);
+    if (!same) {
+      if (encodedByShape.size >= ENCODED_SHAPES_MAX) encodedByShape.clear();
+      encodedByShape.set(key, (same = []));
+    }
+    same.unshift(set);
+    if (same.length > ENCODED_PER_SHAPE) same.pop();
+  }
   return out;
 }
 
