@@ -205,7 +205,7 @@ export function crdDescriptor(crd: KubeObject): ResourceDescriptor {
         const schema = schemaOf(version);
         if (!schema) return obj;
         const compiled = compileSchema(schema);
-        return compiled.prune(compiled.applyDefaults(obj)).object as KubeObject;
+        return compiled.defaultAndPrune(obj).object as KubeObject;
       },
       fields(obj) {
         const out: Record<string, string> = {};

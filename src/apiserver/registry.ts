@@ -410,7 +410,9 @@ function updateObject(scope: Scope, cur: Stored, incoming: KubeObject, o: WriteO
   // Subresource writes take only their part from the request.
   switch (scope.subresource) {
     case 'status':
-      obj = { ...clone(old), status: incoming.status };
+      // A custom resource's strategy changes nothing but status and metadata: the rest stays shared with the stored
+      // object (which is never changed in place), and its validation ratchets over it at once.
+      obj = desc.builtin ? { ...clone(old), status: incoming.status } : { ...old, metadata: clone(old.metadata), status: incoming.status };
       if (incoming.status === undefined) delete obj.status;
       obj.metadata!.resourceVersion = incoming.metadata?.resourceVersion;
       if (mode.fieldsTracked) obj.metadata!.managedFields = incoming.metadata?.managedFields;
@@ -628,11 +630,13 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
     checkAppliedIdentity(scope, applied, name);
     const r = serverSideApply(undefined, applied, { manager: o.fieldManager, force: o.force, schema, apiVersion: gv, now });
     if (!r.ok) throw applyConflict(causesOf(r.conflicts), r.message);
-    const obj = decodeObject(scope, r.object, o);
+    // serverSideApply answers a fresh object (only its managedFields' FieldsV1 values are shared, and kept as they are).
+    const obj = decodeObject(scope, r.object, o, undefined, { owned: true });
     return { ...createObject(scope, obj, o, { trackFields: false }), created: true };
   }
   const original = outputObject(scope, cur.obj);
   const target = scope.subresource === 'scale' ? scaleOf(scope, cur.obj) : original;
+  const statusApplyOfCR = type === 'apply' && scope.subresource === 'status' && !desc.builtin;
   let patched: KubeObject;
   try {
     switch (type) {
@@ -647,7 +651,9 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
         break;
       case 'apply': {
         checkAppliedIdentity(scope, body as KubeObject, name);
-        const r = serverSideApply(target, body as object, { manager: o.fieldManager, force: o.force, schema, apiVersion: gv, now, subresource: scope.subresource });
+        // A status apply to a custom resource copies only the parts it keeps (statusPart, below).
+        const shareUnchanged = statusApplyOfCR;
+        const r = serverSideApply(target, body as object, { manager: o.fieldManager, force: o.force, schema, apiVersion: gv, now, subresource: scope.subresource, shareUnchanged });
         if (!r.ok) throw applyConflict(causesOf(r.conflicts), r.message);
         patched = r.object as KubeObject;
         break;
@@ -670,8 +676,10 @@ export function patch(scope: Scope, name: string, type: PatchType, body: unknown
   // (updateObject): defaulting and pruning the rest — an EventReport's 100 KB spec — would be thrown away. Apply
   // only: its typed merge already refused undeclared fields anywhere in the body, whereas a merge or JSON patch of
   // /status may carry unknown spec fields that strict field validation must still report.
-  const decodeFrom = type === 'apply' && scope.subresource === 'status' && !desc.builtin ? statusPart(patched) : patched;
-  const obj = decodeObject(scope, decodeFrom, o, scope.subresource);
+  const decodeFrom = statusApplyOfCR ? statusPart(patched) : patched;
+  // serverSideApply answers a fresh object (only its managedFields' FieldsV1 values are shared, and kept as they
+  // are), except for a status apply to a custom resource, whose kept part is copied here.
+  const obj = decodeObject(scope, decodeFrom, o, scope.subresource, { owned: type === 'apply' && !statusApplyOfCR });
   obj.metadata!.name ??= name;
   ensureNamespace(scope, obj.metadata!);
   return { ...updateObject(scope, cur, obj, o, { fieldsTracked: type === 'apply', isPatch: true }), created: false };

@@ -61,8 +61,26 @@ export function isDNS1035Label(value: string): string[] {
   return errs;
 }
 
+// Label and annotation keys and label values repeat across objects and writes: the ones found valid are
+// remembered (bounded; forgotten all at once when full).
+const VALID_MEMO_MAX = 8192;
+const validQualifiedNames = new Set<string>();
+const validLabelValues = new Set<string>();
+function rememberValid(memo: Set<string>, value: string, errs: string[]): string[] {
+  if (errs.length === 0) {
+    if (memo.size >= VALID_MEMO_MAX) memo.clear();
+    memo.add(value);
+  }
+  return errs;
+}
+
 /** isQualifiedName returns the problems of a qualified name such as a label key. Go: validation.IsQualifiedName */
 export function isQualifiedName(value: string): string[] {
+  if (validQualifiedNames.has(value)) return [];
+  return rememberValid(validQualifiedNames, value, qualifiedNameErrors(value));
+}
+
+function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;
@@ -91,10 +109,11 @@ export function isQualifiedName(value: string): string[] {
 
 /** isValidLabelValue returns the problems of a label value. Go: validation.IsValidLabelValue */
 export function isValidLabelValue(value: string): string[] {
+  if (validLabelValues.has(value)) return [];
   const errs: string[] = [];
   if (byteLen(value) > 63) errs.push(maxLenError(63));
   if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
-  return errs;
+  return rememberValid(validLabelValues, value, errs);
 }
 
 /** isValidPathSegmentName returns the problems of a name used as one URL path segment. Go: path.IsValidPathSegmentName */

@@ -32,6 +32,11 @@ export function compileSchema(rawSchema: JSONSchemaProps, o?: { isBuiltin?: bool
 }
 
 function makeCompiled(schema: JSONSchemaProps, builtin: boolean): CompiledSchema {
+  const pruneOwned = (copy: object): { object: object; pruned: string[] } => {
+    const pruned: string[] = [];
+    walkUnknown(copy, schema, '', builtin ? 'plain' : 'root', pruned, true);
+    return { object: copy, pruned: builtin ? pruned : pruned.sort() };
+  };
   return {
     validate(obj: object, old?: object): FieldError[] {
       const errs: FieldError[] = [];
@@ -49,10 +54,13 @@ function makeCompiled(schema: JSONSchemaProps, builtin: boolean): CompiledSchema
       return copy;
     },
     prune(obj: object): { object: object; pruned: string[] } {
+      return pruneOwned(cloneJSON(obj));
+    },
+    defaultAndPrune(obj: object): { object: object; pruned: string[] } {
       const copy = cloneJSON(obj);
-      const pruned: string[] = [];
-      walkUnknown(copy, schema, '', builtin ? 'plain' : 'root', pruned, true);
-      return { object: copy, pruned: builtin ? pruned : pruned.sort() };
+      pruneNonNullableNulls(copy, schema);
+      applyDefaultsTo(copy, schema);
+      return pruneOwned(copy);
     },
     // Built-ins report in document order (Go's strict JSON decoder); custom resources sorted (pruning's order).
     unknownFields(obj: object): string[] {

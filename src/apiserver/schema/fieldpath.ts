@@ -214,7 +214,11 @@ function search<T>(list: T[], pe: PathElement, get: (t: T) => PathElement): [num
 const self = (pe: PathElement) => pe;
 const nodePE = (n: Node) => n.pe;
 
-/** FieldSet is a set of field paths stored as a trie: members end here, children continue. Go: fieldpath.Set */
+/**
+ * FieldSet is a set of field paths stored as a trie: members end here, children continue. Go: fieldpath.Set
+ * A set is built with insert/descend and never changed after: the set operations return new sets that share
+ * unchanged subtrees (or the set itself when nothing changed), and decoded sets are cached and shared.
+ */
 export class FieldSet {
   members: PathElement[] = [];
   children: Node[] = [];
@@ -224,10 +228,11 @@ export class FieldSet {
     if (p.length === 0) return;
     let s: FieldSet = this;
     for (let i = 0; i < p.length - 1; i++) s = s.descend(p[i]);
-    s.insertMember(p[p.length - 1]);
+    s.addMember(p[p.length - 1]);
   }
 
-  private insertMember(pe: PathElement): void {
+  /** addMember inserts the one-element path pe (while the set is being built). */
+  addMember(pe: PathElement): void {
     const [i, found] = search(this.members, pe, self);
     if (!found) this.members.splice(i, 0, pe);
   }
@@ -275,6 +280,8 @@ export class FieldSet {
 
   /** union returns this ∪ other. */
   union(o: FieldSet): FieldSet {
+    if (o.members.length === 0 && o.children.length === 0) return this;
+    if (this.members.length === 0 && this.children.length === 0) return o;
     const out = new FieldSet();
     out.members = mergeSorted(this.members, o.members);
     const a = this.children;
@@ -310,8 +317,10 @@ export class FieldSet {
 
   /** difference returns this minus other, path by path (a member removes only itself). */
   difference(o: FieldSet): FieldSet {
+    if (o.members.length === 0 && o.children.length === 0) return this;
     const out = new FieldSet();
     out.members = this.members.filter((m) => !o.hasMember(m));
+    let same = out.members.length === this.members.length;
     for (const n of this.children) {
       const other = o.child(n.pe);
       if (!other) {
@@ -319,31 +328,60 @@ export class FieldSet {
         continue;
       }
       const diff = n.set.difference(other);
-      if (!diff.empty()) out.children.push({ pe: n.pe, set: diff });
+      if (diff.empty()) same = false;
+      else if (diff === n.set) out.children.push(n);
+      else {
+        same = false;
+        out.children.push({ pe: n.pe, set: diff });
+      }
     }
-    return out;
+    return same && out.children.length === this.children.length ? this : out;
   }
 
   /** recursiveDifference is difference where a member of other also removes everything below it. */
   recursiveDifference(o: FieldSet): FieldSet {
+    if (o.members.length === 0 && o.children.length === 0) return this;
     const out = new FieldSet();
     out.members = this.members.filter((m) => !o.hasMember(m));
+    let same = out.members.length === this.members.length;
     for (const n of this.children) {
-      if (o.hasMember(n.pe)) continue;
+      if (o.hasMember(n.pe)) {
+        same = false;
+        continue;
+      }
       const other = o.child(n.pe);
       if (!other) {
         out.children.push(n);
         continue;
       }
       const diff = n.set.recursiveDifference(other);
-      if (!diff.empty()) out.children.push({ pe: n.pe, set: diff });
+      if (diff.empty()) same = false;
+      else if (diff === n.set) out.children.push(n);
+      else {
+        same = false;
+        out.children.push({ pe: n.pe, set: diff });
+      }
     }
-    return out;
+    return same && out.children.length === this.children.length ? this : out;
   }
 
   /** equals compares two sets structurally. */
   equals(o: FieldSet): boolean {
     return this.difference(o).empty() && o.difference(this).empty();
+  }
+
+  /** sameAs tells whether o has exactly this trie (same members and children, empty children included): such
+   * sets are equal and encode alike. False does not mean unequal. */
+  sameAs(o: FieldSet): boolean {
+    if (this === o) return true;
+    if (this.members.length !== o.members.length || this.children.length !== o.children.length) return false;
+    for (let i = 0; i < this.members.length; i++) if (comparePE(this.members[i], o.members[i]) !== 0) return false;
+    for (let i = 0; i < this.children.length; i++) {
+      const a = this.children[i];
+      const b = o.children[i];
+      if (comparePE(a.pe, b.pe) !== 0 || !a.set.sameAs(b.set)) return false;
+    }
+    return true;
   }
 
   /** paths lists every member path (members first, then children, each in order). */

@@ -250,3 +250,81 @@ test('kubectl server-side apply after client-side apply takes over unchanged las
   const edited = stored(trackUpdate(created, { ...created, data: { key: 'edited' } }, { manager: 'kubectl-client-side-apply', schema: cmSchema, apiVersion: 'v1', now: T2 }) as Obj);
   assert.equal(apply(edited, cm({ key: 'w' }), 'kubectl').ok, false);
 });
+
+test('decoded field sets are shared between objects and kept when unchanged: results are the same as without', () => {
+  // Two managers on one object, then the same again on a copy whose FieldsV1 are other objects of equal content.
+  const first = stored(ok(apply(undefined, cm({ a: '1' }, { labels: { x: 'y' } }), 'one')));
+  const second = stored(ok(apply(first, cm({ b: '2' }), 'two')));
+  const copy = structuredClone(second);
+  const again = ok(apply(second, cm({ b: '2', c: '3' }), 'two', false, cmSchema, T2));
+  const againCopy = ok(apply(copy, cm({ b: '2', c: '3' }), 'two', false, cmSchema, T2));
+  assert.deepEqual(again, againCopy);
+  // The entry of the manager that did not write keeps its FieldsV1 as they were; the result is otherwise a fresh tree.
+  assert.deepEqual(mf(again)[0].fieldsV1, { 'f:data': { 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:x': {} } } });
+  assert.equal(mf(again)[0].fieldsV1, mf(second)[0].fieldsV1);
+  assert.deepEqual(mf(again)[1].fieldsV1, { 'f:data': { 'f:b': {}, 'f:c': {} } });
+  assert.notEqual(again.data, second.data);
+  assert.notEqual(again.metadata.labels, second.metadata.labels);
+  // Re-applying the same fields keeps them (only the time moves when something changed).
+  const same = ok(apply(stored(again), cm({ b: '2', c: '4' }), 'two', false, cmSchema, '2024-05-01T10:01:00Z'));
+  assert.deepEqual(mf(same)[1], { ...mf(again)[1], time: '2024-05-01T10:01:00Z' });
+  // An update by a third manager moves c to it, on both objects alike.
+  const updated = trackUpdate(stored(same), { ...stored(same), data: { ...same.data, c: '5' } }, { manager: 'three', schema: cmSchema, apiVersion: 'v1', now: T2 }) as Obj;
+  const updatedCopy = trackUpdate(structuredClone(stored(same)), { ...structuredClone(stored(same)), data: { ...same.data, c: '5' } }, { manager: 'three', schema: cmSchema, apiVersion: 'v1', now: T2 }) as Obj;
+  assert.deepEqual(updated, updatedCopy);
+  assert.deepEqual(
+    mf(updated).map((e) => [e.manager, e.fieldsV1]),
+    [
+      ['one', { 'f:data': { 'f:a': {} }, 'f:metadata': { 'f:labels': { 'f:x': {} } } }],
+      ['two', { 'f:data': { 'f:b': {} } }],
+      ['three', { 'f:data': { 'f:c': {} } }],
+    ],
+  );
+});
+
+test('pruning by a status applier: only status fields it stopped applying go, everything else stays as it was', () => {
+  const crdSchema: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      spec: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } },
+      status: {
+        type: 'object',
+        properties: {
+          phase: { type: 'string' },
+          note: { type: 'string' },
+          extra: { type: 'object', properties: {} , additionalProperties: { type: 'string' } },
+          items: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, v: { type: 'string' } } } },
+        },
+      },
+    },
+  };
+  const av = 'example.com/v1';
+  const sa = (live: Obj | undefined, applied: Obj, manager: string, subresource?: string, now = T1) =>
+    ok(serverSideApply(live, applied, { manager, force: true, schema: crdSchema, apiVersion: av, now, subresource }));
+  const meta = { name: 'w', namespace: 'default' };
+  let o = stored(sa(undefined, { apiVersion: av, kind: 'W', metadata: { ...meta, labels: { l: '1' } }, spec: { a: 'x', b: 'y' } }, 'owner'));
+  // Another controller writes a status field the applier never applies (an Update, tracked), and one nobody owns.
+  o = stored({ ...o, status: { note: 'by-other', extra: { k: 'v' } } });
+  o = stored(sa(o, { apiVersion: av, kind: 'W', metadata: meta, status: { phase: 'A', items: [{ name: 'i1', v: '1' }, { name: 'i2', v: '2' }] } }, 'ctrl', 'status'));
+  const before = structuredClone(o);
+  // The status applier drops phase and item i2: those go; spec, metadata, the unowned note and extra stay.
+  const out = sa(o, { apiVersion: av, kind: 'W', metadata: meta, status: { items: [{ name: 'i1', v: '1' }] } }, 'ctrl', 'status', T2);
+  assert.deepEqual(out.spec, before.spec);
+  assert.deepEqual(out.metadata.labels, { l: '1' });
+  assert.deepEqual(out.status, { note: 'by-other', extra: { k: 'v' }, items: [{ name: 'i1', v: '1' }] });
+  assert.deepEqual(Object.keys(out), Object.keys(before));
+  // The main-resource applier drops spec.b and its label: they go, status stays as it was.
+  const out2 = sa(stored(out), { apiVersion: av, kind: 'W', metadata: meta, spec: { a: 'x' } }, 'owner', undefined, T2);
+  assert.deepEqual(out2.spec, { a: 'x' });
+  assert.equal(out2.metadata.labels, undefined);
+  assert.deepEqual(out2.status, out.status);
+});
+
+test('objects created with the same fields share one FieldsV1 encoding, equal to what each would get alone', () => {
+  const a = trackUpdate(undefined, cm({ x: '1', y: '2' }, { name: 'a' }), { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj;
+  const b = trackUpdate(undefined, cm({ x: '3', y: '4' }, { name: 'b' }), { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj;
+  const c = trackUpdate(undefined, cm({ x: '5', z: '6' }, { name: 'c' }), { manager: 'm', schema: cmSchema, apiVersion: 'v1', now: T1 }) as Obj;
+  assert.deepEqual(mf(a)[0].fieldsV1, { 'f:data': { '.': {}, 'f:x': {}, 'f:y': {} } });
+  assert.equal(mf(b)[0].fieldsV1, mf(a)[0].fieldsV1);
+  assert.deepEqual(mf(c)[0].fieldsV1, { 'f:data': { '.': {}, 'f:x': {}, 'f:z': {} } });
+});

@@ -10,7 +10,7 @@ import { typedSkeleton } from './builtin.js';
 import { PatchError } from './errors.js';
 import { cleanSchema } from './schema-shape.js';
 import { FieldSet, goJSON, pathString, type Path } from './fieldpath.js';
-import { cloneJSON, deepEqualJSON, goQuote, isObject, type JSONObject } from './json.js';
+import { cloneJSON, deepEqualJSON, goQuote, hasKey, isObject, setKey, type JSONObject } from './json.js';
 import {
   compareTyped,
   ensureNamedFieldsAreMembers,
@@ -88,6 +88,79 @@ function toSeconds(now: string): string {
   return out;
 }
 
+// ---- FieldSet caches. FieldSets are never changed once built (every operation returns a new set), so a decoded
+// set can be shared by every object whose managedFields carry the same FieldsV1, and a set that an operation left
+// as it was encodes to the FieldsV1 it came from. Encoded FieldsV1 objects are shared in turn by the objects that
+// carry them, which are never changed in place once stored.
+
+// decodedByObject: a FieldsV1 object already decoded (most often the live object's own entry).
+const decodedByObject = new WeakMap<object, FieldSet>();
+// decodedByText: the same FieldsV1 content met in another object (objects of a kind written by one controller
+// share their field sets). Bounded; the oldest entry goes first.
+const decodedByText = new Map<string, FieldSet>();
+const DECODED_BY_TEXT_MAX = 2048;
+// encodedBySet: the FieldsV1 a set was decoded from or last encoded to.
+const encodedBySet = new WeakMap<FieldSet, JSONObject>();
+
+function decodeFieldsV1(v: unknown): FieldSet {
+  if (!isObject(v)) return FieldSet.fromFieldsV1(v);
+  const known = decodedByObject.get(v);
+  if (known) return known;
+  const text = JSON.stringify(v);
+  let set = decodedByText.get(text);
+  if (!set) {
+    set = FieldSet.fromFieldsV1(v);
+    if (decodedByText.size >= DECODED_BY_TEXT_MAX) decodedByText.delete(decodedByText.keys().next().value!);
+    decodedByText.set(text, set);
+    encodedBySet.set(set, v);
+  }
+  decodedByObject.set(v, set);
+  return set;
+}
+
+// encodedByShape: recently encoded sets by their top-level shape, for a new set equal to one of them (the objects one
+// controller creates often have the same fields: Events, the ConfigMaps of an add-on). Bounded.
+const encodedByShape = new Map<string, FieldSet[]>();
+const ENCODED_SHAPES_MAX = 1024;
+const ENCODED_PER_SHAPE = 8;
+
+function shapeKey(set: FieldSet): string {
+  let key = String(set.members.length);
+  for (const c of set.children) key += c.pe.kind === 'field' ? `|${c.pe.name}` : '|*';
+  return key;
+}
+
+function encodeFieldsV1(set: FieldSet): JSONObject {
+  const known = encodedBySet.get(set);
+  if (known) return known;
+  const key = shapeKey(set);
+  let same = encodedByShape.get(key);
+  const twin = same?.find((s) => s.sameAs(set));
+  const out = twin ? encodedBySet.get(twin)! : set.toFieldsV1();
+  encodedBySet.set(set, out);
+  if (!twin) {
+    decodedByObject.set(out, set);
+    if (!same) {
+      if (encodedByShape.size >= ENCODED_SHAPES_MAX) encodedByShape.clear();
+      encodedByShape.set(key, (same = []));
+    }
+    same.unshift(set);
+    if (same.length > ENCODED_PER_SHAPE) same.pop();
+  }
+  return out;
+}
+
+// validLive remembers the live objects that passed typed validation, per schema: a stored object is not changed
+// in place, so a second apply to it need not walk it again.
+const validLive = new WeakMap<object, WeakSet<object>>();
+const liveValid = (live: object, ref: TypeRef) => ref.s !== undefined && validLive.get(live)?.has(ref.s) === true;
+function markLiveValid(live: object, ref: TypeRef): void {
+  if (!ref.s) return;
+  let schemas = validLive.get(live);
+  if (!schemas) validLive.set(live, (schemas = new WeakSet()));
+  schemas.add(ref.s);
+}
+
 // Go: internal/managedfields.go DecodeManagedFields (throws on malformed entries).
 function decodeManagedFields(entries: unknown): Managed {
   const managed: Managed = { fields: new Map(), times: new Map() };
@@ -99,7 +172,7 @@ function decodeManagedFields(entries: unknown): Managed {
     if (e.fieldsType !== 'FieldsV1') throw new Error(`error decoding fields of type ${JSON.stringify(e.fieldsType ?? '')}: invalid fieldsType`);
     if (e.operation !== 'Apply' && e.operation !== 'Update') throw new Error(`invalid operation ${JSON.stringify(e.operation ?? '')}`);
     const id = managerIdentifier({ manager: e.manager ?? '', operation: e.operation, apiVersion: e.apiVersion, subresource: e.subresource });
-    managed.fields.set(id, { set: FieldSet.fromFieldsV1(e.fieldsV1 ?? {}), apiVersion: e.apiVersion ?? '', applied: e.operation === 'Apply' });
+    managed.fields.set(id, { set: decodeFieldsV1(e.fieldsV1 ?? {}), apiVersion: e.apiVersion ?? '', applied: e.operation === 'Apply' });
     managed.times.set(id, e.time ?? undefined);
   }
   return managed;
@@ -114,7 +187,7 @@ function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
     const time = managed.times.get(id);
     if (time) e.time = time;
     e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = vs.set.toFieldsV1();
+    e.fieldsV1 = encodeFieldsV1(vs.set);
     if (info.subresource) e.subresource = info.subresource;
     entries.push(e as ManagedFieldsEntry);
   }
@@ -239,8 +312,27 @@ class Updater {
 
   private prune(merged: unknown, managers: Map<string, VersionedSet>, manager: string, lastSet: VersionedSet | undefined): unknown {
     if (!lastSet || lastSet.set.empty()) return merged;
+    const last = ensureNamedFieldsAreMembers(lastSet.set, this.ref);
+    // Only the top-level fields the applier's last set reaches can change: each step removes or adds back within
+    // the subtrees of its members, and every other top-level field has the same fields before and after. Those
+    // are left out of the walks (a status apply would walk a whole spec three times) and kept as they are.
+    const names = topLevelNames(last);
+    if (!names || !isObject(merged)) return this.pruneWalk(merged, managers, last);
+    const part: JSONObject = {};
+    for (const k of Object.keys(merged)) if (names.has(k)) setKey(part, k, merged[k]);
+    if (Object.keys(part).length === 0) return merged;
+    const pruned = (this.pruneWalk(part, managers, last) ?? {}) as JSONObject;
+    const out: JSONObject = {};
+    for (const k of Object.keys(merged)) {
+      if (!names.has(k)) setKey(out, k, merged[k]);
+      else if (hasKey(pruned, k)) setKey(out, k, pruned[k]);
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+
+  private pruneWalk(merged: unknown, managers: Map<string, VersionedSet>, last: FieldSet): unknown {
     const ens = (s: FieldSet) => ensureNamedFieldsAreMembers(s, this.ref);
-    let pruned = removeItems(merged, ens(lastSet.set), this.ref);
+    let pruned = removeItems(merged, last, this.ref);
     // addBackOwnedItems: everything still owned by some manager (including the applier's new set) comes back.
     let managed = new FieldSet();
     for (const vs of managers.values()) managed = managed.union(vs.set);
@@ -249,9 +341,18 @@ class Updater {
     pruned = removeItems(merged, mergedSet.difference(prunedSet.union(ens(managed))), this.ref);
     // addBackDanglingItems: fields the applier had never owned come back too.
     const prunedSet2 = ens(toFieldSet(pruned, this.ref));
-    const last = ens(lastSet.set);
     return removeItems(merged, mergedSet.difference(prunedSet2).intersection(last), this.ref);
   }
+}
+
+// topLevelNames lists the top-level field names a set reaches (undefined if it has other elements at the top).
+function topLevelNames(set: FieldSet): Set<string> | undefined {
+  const names = new Set<string>();
+  for (const pe of [...set.members, ...set.children.map((c) => c.pe)]) {
+    if (pe.kind !== 'field') return undefined;
+    names.add(pe.name);
+  }
+  return names;
 }
 
 class ConflictsError extends Error {
@@ -436,11 +537,15 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
     throw new PatchError('Unknown', `failed to decode managed fields: ${(e as Error).message}`);
   }
   let liveObj: JSONObject = live ? withoutManagedFields(live) : {};
-  const config = cloneJSON(applied) as JSONObject;
+  // Nothing below changes the applied configuration (the result is a copy).
+  const config = applied;
   const patchErrs = validateTyped(config, ref, false);
   if (patchErrs.length > 0) throw new PatchError('Unknown', typedError('patch', config, o.apiVersion, typedErrorsString(patchErrs)).message);
-  const liveErrs = validateTyped(liveObj, ref, true);
-  if (liveErrs.length > 0) throw new PatchError('Unknown', typedError('live', liveObj, o.apiVersion, typedErrorsString(liveErrs)).message);
+  if (!live || !liveValid(live, ref)) {
+    const liveErrs = validateTyped(liveObj, ref, true);
+    if (liveErrs.length > 0) throw new PatchError('Unknown', typedError('live', liveObj, o.apiVersion, typedErrorsString(liveErrs)).message);
+    if (live) markLiveValid(live, ref);
+  }
 
   const updater = new Updater(ref, resetFieldSet(o));
   // Go: skipnonapplied.go — the first apply to an object nobody tracks yet records its fields as "before-first-apply".
@@ -451,6 +556,7 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
   const id = managerIdentifier({ manager: o.manager, operation: 'Apply', subresource: o.subresource });
   let result: unknown;
   const before = new Map(managed.fields);
+  const lastSet = managed.fields.get(id)?.set;
   try {
     result = updater.applyOp(liveObj, config, o.apiVersion, managed.fields, id, o.force);
   } catch (e) {
@@ -474,10 +580,15 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
     result = updater.applyOp(liveObj, config, o.apiVersion, managed.fields, id, true);
   }
   stripMeta(managed.fields, id);
+  // The same fields as last time keep the same set, whose encoding is known.
+  const now = managed.fields.get(id);
+  if (now && lastSet && now.set !== lastSet && now.set.sameAs(lastSet)) managed.fields.set(id, { ...now, set: lastSet });
   capUpdateManagers(managed);
   if (result !== undefined) managed.times.set(id, toSeconds(o.now));
-  // A fresh tree: merged values may share subtrees with the caller's live object.
-  const out = cloneJSON(result === undefined ? liveObj : result) as JSONObject;
+  // A fresh tree unless asked otherwise: merged values may share subtrees with the caller's live object. The top
+  // level and metadata are new objects either way (withoutManagedFields copies them, a merge builds them).
+  const kept = (result === undefined ? liveObj : result) as JSONObject;
+  const out = o.shareUnchanged ? kept : cloneJSON(kept);
   liveObj = out;
   // Go: lastappliedupdater.go — kubectl's server-side apply keeps a client-side apply annotation in sync.
   if (o.manager === 'kubectl' && typeof (metadataOf(out).annotations as JSONObject | undefined)?.[LAST_APPLIED] === 'string') {

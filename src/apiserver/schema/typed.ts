@@ -254,53 +254,77 @@ function walkValidate(v: unknown, ref: TypeRef, path: string, allowDup: boolean,
 /** toFieldSet lists the fields a value sets, as structured-merge-diff's ToFieldSet does. */
 export function toFieldSet(v: unknown, ref: TypeRef): FieldSet {
   const set = new FieldSet();
-  walkFieldSet(v, ref, [], set);
+  walkFieldSet(v, ref, new Cursor(undefined, undefined, set));
   return set;
 }
 
-function walkFieldSet(v: unknown, ref: TypeRef, path: Path, set: FieldSet): void {
+// Cursor is a path being walked: its set (the trie node below the path) is made only when something is added
+// below it, as insert would make it, without copying and re-walking the path from the root for every field.
+class Cursor {
+  constructor(
+    private readonly up: Cursor | undefined,
+    private readonly pe: PathElement | undefined,
+    private node?: FieldSet,
+  ) {}
+
+  /** below returns the set under this path (made on first use). */
+  below(): FieldSet {
+    return (this.node ??= this.up!.below().descend(this.pe!));
+  }
+
+  /** addSelf inserts this path (nothing for the root, like inserting the empty path). */
+  addSelf(): void {
+    if (this.up) this.up.below().addMember(this.pe!);
+  }
+
+  child(pe: PathElement): Cursor {
+    return new Cursor(this, pe);
+  }
+}
+
+function walkFieldSet(v: unknown, ref: TypeRef, at: Cursor): void {
   const atom = deduce(resolve(ref), v);
   switch (atom.t) {
     case 'scalar':
-      set.insert(path);
+      at.addSelf();
       return;
     case 'list': {
       if (!atom.associative) {
-        set.insert(path);
+        at.addSelf();
         return;
       }
       if (!Array.isArray(v)) return;
       const seen = new PEMap<true>();
       const dups = new PEMap<true>();
-      const pes = v.map((item) => listItemPE(atom, item));
-      pes.forEach((pe) => {
+      const pes: PathElement[] = [];
+      for (const item of v) pes.push(listItemPE(atom, item));
+      for (const pe of pes) {
         if (seen.has(pe)) {
           if (!dups.has(pe)) {
-            set.insert([...path, pe]);
+            at.below().addMember(pe);
             dups.set(pe, true);
           }
         } else seen.set(pe, true);
-      });
-      v.forEach((item, i) => {
-        if (dups.has(pes[i])) return;
-        const p = [...path, pes[i]];
-        walkFieldSet(item, atom.elem, p, set);
-        set.insert(p);
-      });
+      }
+      for (let i = 0; i < v.length; i++) {
+        if (dups.has(pes[i])) continue;
+        walkFieldSet(v[i], atom.elem, at.child(pes[i]));
+        at.below().addMember(pes[i]);
+      }
       return;
     }
     case 'map': {
       if (atom.atomic) {
-        set.insert(path);
+        at.addSelf();
         return;
       }
       if (!isObject(v)) return;
       for (const k of Object.keys(v)) {
-        const p: Path = [...path, { kind: 'field', name: k }];
+        const pe: PathElement = { kind: 'field', name: k };
         const val = v[k];
-        walkFieldSet(val, fieldType(atom, k) ?? DEDUCED, p, set);
-        if (val === null || (isObject(val) && Object.keys(val).length === 0)) set.insert(p);
-        else if (!(atom.fields && hasKey(atom.fields, k))) set.insert(p);
+        walkFieldSet(val, fieldType(atom, k) ?? DEDUCED, at.child(pe));
+        if (val === null || (isObject(val) && Object.keys(val).length === 0)) at.below().addMember(pe);
+        else if (!(atom.fields && hasKey(atom.fields, k))) at.below().addMember(pe);
       }
       return;
     }
@@ -329,6 +353,8 @@ export function compareTyped(lhs: unknown, rhs: unknown, ref: TypeRef): Comparis
 }
 
 function walkCompare(lhs: Opt, rhs: Opt, ref: TypeRef, path: Path, c: Comparison, st: { inLeaf: boolean }): void {
+  // The same value on both sides (a subtree a merge kept as it was) has no differences.
+  if (lhs && rhs && lhs.v === rhs.v) return;
   const base = resolve(ref);
   const al = lhs ? deduce(base, lhs.v) : base;
   const ar = rhs ? deduce(base, rhs.v) : base;
@@ -385,16 +411,22 @@ function handleCompare(atom: Atom, lhs: Opt, rhs: Opt, path: Path, c: Comparison
         return;
       }
       if (!l && !r) return;
-      const visit = (k: string) => {
-        const lv = l && hasKey(l, k) ? some(l[k]) : undefined;
-        const rv = r && hasKey(r, k) ? some(r[k]) : undefined;
-        walkCompare(lv, rv, fieldType(atom, k) ?? DEDUCED, [...path, { kind: 'field', name: k }], c, { inLeaf: false });
-      };
-      if (l) for (const k of Object.keys(l)) visit(k);
-      if (r) for (const k of Object.keys(r)) if (!l || !hasKey(l, k)) visit(k);
+      if (l) for (const k of Object.keys(l)) compareField(atom, l, r, k, path, c);
+      if (r) for (const k of Object.keys(r)) if (!l || !hasKey(l, k)) compareField(atom, l, r, k, path, c);
       return;
     }
   }
+}
+
+// compareField compares the values of one key of two maps; path is extended for the walk and restored after (the
+// sets copy the elements of the paths inserted into them).
+function compareField(atom: MapAtom, l: JSONObject | undefined, r: JSONObject | undefined, k: string, path: Path, c: Comparison): void {
+  const lv = l && hasKey(l, k) ? some(l[k]) : undefined;
+  const rv = r && hasKey(r, k) ? some(r[k]) : undefined;
+  if (lv && rv && lv.v === rv.v) return;
+  path.push({ kind: 'field', name: k });
+  walkCompare(lv, rv, fieldType(atom, k) ?? DEDUCED, path, c, { inLeaf: false });
+  path.pop();
 }
 
 // Go: compare.go visitListItems — items matched by path element; duplicated keys compare as whole lists.
@@ -448,6 +480,8 @@ export function mergeTyped(lhs: unknown, rhs: unknown, ref: TypeRef): unknown {
 }
 
 function walkMerge(lhs: Opt, rhs: Opt, ref: TypeRef, st: { inLeaf: boolean }): Opt {
+  // Nothing applied here: the live value stays as it is (the walk below would rebuild an equal copy of it).
+  if (!rhs) return lhs;
   const base = resolve(ref);
   const al = lhs ? deduce(base, lhs.v) : base;
   const ar = rhs ? deduce(base, rhs.v) : base;

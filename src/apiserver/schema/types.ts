@@ -110,6 +110,11 @@ export interface ApplyOptions {
    * 'status', none otherwise.
    */
   resetFields?: string[];
+  /**
+   * shareUnchanged lets the answer share values with live and applied below its top level and metadata (which are
+   * always its own); the caller copies what it changes. Default: the answer is a fresh tree.
+   */
+  shareUnchanged?: boolean;
 }
 
 /** UpdateOptions configures managedFields tracking for a non-apply write. */
@@ -131,6 +136,8 @@ export interface CompiledSchema {
   applyDefaults(obj: object): object;
   /** prune returns a copy of obj without fields the schema does not know, and the dropped paths. */
   prune(obj: object): { object: object; pruned: string[] };
+  /** defaultAndPrune is prune(applyDefaults(obj)) with one copy. */
+  defaultAndPrune(obj: object): { object: object; pruned: string[] };
   /** unknownFields lists the paths of fields the schema does not know (for fieldValidation=Strict/Warn). */
   unknownFields(obj: object): string[];
 }
