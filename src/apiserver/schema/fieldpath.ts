@@ -317,35 +317,23 @@ export class FieldSet {
 
   /** difference returns this minus other, path by path (a member removes only itself). */
   difference(o: FieldSet): FieldSet {
-    if (o.members.length === 0 && o.children.length === 0) return this;
-    const out = new FieldSet();
-    out.members = this.members.filter((m) => !o.hasMember(m));
-    let same = out.members.length === this.members.length;
-    for (const n of this.children) {
-      const other = o.child(n.pe);
-      if (!other) {
-        out.children.push(n);
-        continue;
-      }
-      const diff = n.set.difference(other);
-      if (diff.empty()) same = false;
-      else if (diff === n.set) out.children.push(n);
-      else {
-        same = false;
-        out.children.push({ pe: n.pe, set: diff });
-      }
-    }
-    return same && out.children.length === this.children.length ? this : out;
+    return this.minus(o, false);
   }
 
   /** recursiveDifference is difference where a member of other also removes everything below it. */
   recursiveDifference(o: FieldSet): FieldSet {
+    return this.minus(o, true);
+  }
+
+  // minus is difference (recursive: a member of other also removes the child set below it). It returns this set
+  // itself when nothing is removed, and shares the child sets that lose nothing.
+  private minus(o: FieldSet, recursive: boolean): FieldSet {
     if (o.members.length === 0 && o.children.length === 0) return this;
     const out = new FieldSet();
     out.members = this.members.filter((m) => !o.hasMember(m));
     let same = out.members.length === this.members.length;
     for (const n of this.children) {
-      if (o.hasMember(n.pe)) {
+      if (recursive && o.hasMember(n.pe)) {
         same = false;
         continue;
       }
@@ -354,7 +342,7 @@ export class FieldSet {
         out.children.push(n);
         continue;
       }
-      const diff = n.set.recursiveDifference(other);
+      const diff = n.set.minus(other, recursive);
       if (diff.empty()) same = false;
       else if (diff === n.set) out.children.push(n);
       else {
