@@ -2,7 +2,7 @@
 // a SubjectAccessReview per object, `get`, as the tenant's ServiceAccount. Fails closed; a refusal names the object
 // and never carries its content.
 import { errorMessage, isKindNotInstalled, isNotFound, type KubeClient, type KubeObject } from '../kube/index.js';
-import { managementUser, type Tenant } from './identity.js';
+import { managementUser, type Tenant } from '../api/index.js';
 
 /** TenantRead is one management-cluster object a tenant's deployment reads. */
 export interface TenantRead {

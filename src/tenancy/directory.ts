@@ -3,7 +3,7 @@
 // Shared by the deployer, the event manager and the agent.
 import { LIB_GROUP } from '../api/index.js';
 import type { InformerFactory, KubeObject, Subscription } from '../kube/index.js';
-import { tenantOf, type RoleRequestLike, type TenantResolution } from './identity.js';
+import { tenantOf, type RoleRequestLike, type TenantResolution } from '../api/index.js';
 
 /** TenantDirectory watches RoleRequests (one shared informer) and resolves tenant labels. */
 export class TenantDirectory {

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { parseAllDocuments } from 'yaml';
 import { SVELTOS_NAMESPACE } from '../api/index.js';
 import type { KubeObject } from '../kube/index.js';
-import { managedServiceAccount, tenantLabels, type Tenant } from './identity.js';
+import { managedServiceAccount, tenantLabels, type Tenant } from '../api/index.js';
 
 /** ROLE_REQUEST_LABEL marks the objects one RoleRequest created in a managed cluster. */
 export const ROLE_REQUEST_LABEL = 'projectsveltos.io/role-request-name';

@@ -4,7 +4,7 @@
 // labels itself (the embedded API server stamps them; the seed's Kyverno policy can stamp them too). Pure.
 import { Labels, SVELTOS_NAMESPACE } from '../api/index.js';
 import type { KubeObject } from '../kube/index.js';
-import { TENANT_RESOURCES } from './labels.js';
+import { TENANT_RESOURCES } from '../api/index.js';
 
 /** TENANCY_POLICY_NAME names the policy and its binding. */
 export const TENANCY_POLICY_NAME = 'ripple-tenant-labels';

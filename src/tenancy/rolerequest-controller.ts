@@ -21,7 +21,7 @@ import {
   type Subscription,
 } from '../kube/index.js';
 import { silentLogger, type Logger } from '../obs/index.js';
-import { managedServiceAccount, type Tenant } from './identity.js';
+import { managedServiceAccount, type Tenant } from '../api/index.js';
 import { foreignOwner, OWNED_KINDS, parseRoles, planCluster, ROLE_REQUEST_LABEL, staleObjects, type ClusterPlan, type RoleSource } from './plan.js';
 
 /** ROLE_REQUEST_FINALIZER holds a RoleRequest until its objects are gone from every cluster. */
