@@ -10,14 +10,27 @@
 //
 // Layout: dist/cli/main.js and dist/cli/commands/<name>.js (main discovers commands by listing that folder, as it does
 // in the sources), dist/chunks/*.js, dist/BUILD.json (the build stamp bin/ripple.js compares with the sources).
-// Usage: node scripts/build.mjs [--outdir DIR]
+// Usage: node scripts/build.mjs [--outdir DIR] [--entry FILE ...]
+//   --entry builds the given source files (plus the API server's worker entry) instead of the CLI: `npm run bench`
+//   compiles the benches that measure `ripple up` as users run it this way (see scripts/bench.ts).
 import { build } from 'esbuild';
 import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
-const outdir = resolve(root, args[0] === '--outdir' && args[1] ? args[1] : 'dist');
+let outdir = resolve(root, 'dist');
+const extraEntries = [];
+for (let i = 0; i < args.length; i++) {
+  if ((args[i] === '--outdir' || args[i] === '--entry') && args[i + 1]) {
+    if (args[i] === '--outdir') outdir = resolve(root, args[i + 1]);
+    else extraEntries.push(resolve(root, args[i + 1]));
+    i++;
+  } else {
+    console.error(`build: unknown argument ${args[i]} (usage: node scripts/build.mjs [--outdir DIR] [--entry FILE ...])`);
+    process.exit(2);
+  }
+}
 
 // Packages that must stay files in node_modules: a native addon (better-sqlite3 finds its .node file relative to
 // itself), a WASM runtime that loads its .wasm the same way (wasmoon), and pino, whose transports start worker
@@ -26,15 +39,19 @@ const outdir = resolve(root, args[0] === '--outdir' && args[1] ? args[1] : 'dist
 const EXTERNAL = ['better-sqlite3', 'wasmoon', 'pino', 'esbuild', 'playwright-core'];
 
 const commandsDir = join(root, 'src', 'cli', 'commands');
-const entryPoints = [
-  join(root, 'src', 'cli', 'main.ts'),
-  // The API server's worker thread starts from a file of its own (src/apiserver/thread.ts finds it).
-  join(root, 'src', 'apiserver', 'thread-worker.ts'),
-  ...readdirSync(commandsDir)
-    .filter((f) => f.endsWith('.ts') && !/\.(test|bench|d)\.ts$/.test(f))
-    .sort()
-    .map((f) => join(commandsDir, f)),
-];
+// The API server's worker thread starts from a file of its own (src/apiserver/thread.ts finds it).
+const threadWorker = join(root, 'src', 'apiserver', 'thread-worker.ts');
+const entryPoints =
+  extraEntries.length > 0
+    ? [...extraEntries, threadWorker]
+    : [
+        join(root, 'src', 'cli', 'main.ts'),
+        threadWorker,
+        ...readdirSync(commandsDir)
+          .filter((f) => f.endsWith('.ts') && !/\.(test|bench|d)\.ts$/.test(f))
+          .sort()
+          .map((f) => join(commandsDir, f)),
+      ];
 
 const started = Date.now();
 // Build into a sibling directory and swap it in, so a `ripple` started during a rebuild never sees half a tree.

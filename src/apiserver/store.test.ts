@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { Store, type Durability } from './store.js';
+import { PAGE_SIZE, Store, type Durability } from './store.js';
 
 function withStore(durability: Durability, fn: (path: string) => Promise<void>) {
   return async () => {
@@ -104,3 +104,45 @@ test('a database written with the earlier WITHOUT ROWID objects table is convert
   assert.equal(again.objects('c').length, 2);
   again.close();
 }));
+
+test('a new database uses 16 KiB pages; one created with 4 KiB pages keeps them and still takes large objects', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ripple-store-'));
+  const pageSize = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return db.pragma('page_size', { simple: true }) as number;
+    } finally {
+      db.close();
+    }
+  };
+  try {
+    const fresh = join(dir, 'new.db');
+    const s = new Store(fresh);
+    const big = JSON.stringify({ blob: 'y'.repeat(300_000) });
+    s.write({ ...put('big', 1), data: big });
+    await s.committed();
+    s.close();
+    assert.equal(pageSize(fresh), PAGE_SIZE);
+    assert.equal(PAGE_SIZE, 16384);
+    const reopened = new Store(fresh);
+    assert.equal(reopened.objects('c')[0]!.data, big);
+    reopened.close();
+
+    const older = join(dir, 'old.db');
+    const old = new Database(older);
+    old.pragma('journal_mode = WAL');
+    old.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
+    old.close();
+    assert.equal(pageSize(older), 4096);
+    const o = new Store(older);
+    o.write({ ...put('big', 2), data: big });
+    await o.committed();
+    o.close();
+    assert.equal(pageSize(older), 4096, 'an existing database keeps its page size');
+    const o2 = new Store(older);
+    assert.deepEqual(o2.objects('c').map((r) => [r.name, r.rv, r.data.length]), [['big', 2, big.length]]);
+    o2.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -47,6 +47,10 @@ interface Waiter {
   reject: (e: unknown) => void;
 }
 
+/** PAGE_SIZE is the page size of databases this version creates (see the constructor). */
+export const PAGE_SIZE = 16384;
+const WAL_CHECKPOINT_BYTES = 16 * 2 ** 20;
+
 // A group of writes and the callers waiting for them to be durable.
 interface Unit {
   hooks: BatchHooks[];
@@ -81,11 +85,18 @@ export class Store {
     this.walPath = `${path}-wal`;
     this.syncToDisk = durability === 'power' || durability === 'full';
     this.db = new Database(path);
+    // 16 KiB pages (SQLite's default is 4 KiB): many rows are whole objects far larger than a page, each spilling into
+    // a chain of overflow pages that an update rewrites into the WAL page by page. Measured with better-sqlite3, CPU per
+    // upsert of a 180 KB row (an EventReport carrying 100 Services): 4 KiB pages 0.65-0.74 ms, 8 KiB 0.40-0.45, 16 KiB
+    // 0.35-0.40, 64 KiB 0.38-0.42; of a 1.5 KB row: 0.021-0.027, 0.028-0.030, 0.032-0.033, 0.064-0.070 ms. The size
+    // only applies when the database is created (before WAL mode); databases written by earlier versions keep theirs.
+    this.db.pragma(`page_size = ${PAGE_SIZE}`);
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a commit is atomic and survives a crash of this process; the fdatasync for 'power' is ours.
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('wal_autocheckpoint = 4000');
+    // Checkpoint once the WAL holds ~16 MiB, whatever the page size.
+    this.db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.round(WAL_CHECKPOINT_BYTES / (this.db.pragma('page_size', { simple: true }) as number)))}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS clusters (name TEXT PRIMARY KEY, token TEXT NOT NULL, created TEXT NOT NULL, config TEXT NOT NULL) WITHOUT ROWID;

@@ -25,7 +25,8 @@
 // reports `error` and what it reached instead of hanging. Other knobs: _SAMPLES, _WITHDRAW_SAMPLES, _CHURN_WORKERS,
 // _CHURN_EVENTS, _CHURN_SECONDS, _LOAD_RATE, _LOAD_SECONDS. Memory is sampled for the process (RSS), the control
 // plane's heap and the API server thread's heap; RIPPLE_FLEET_BENCH_HEAP_SNAPSHOT=DIR writes heap snapshots of both
-// threads once the cold converge has settled.
+// threads once the cold converge has settled. `npm run bench` runs this bench compiled, as dist/ is (RIPPLE_BENCH_FROM=sources
+// runs it through tsx, for profiles naming src/ files; config.code says which).
 import { enableWriteAccounting, errorMessage, type KubeClient } from '../kube/index.js';
 import type { RequestCounts } from '../apiserver/index.js';
 import { SVELTOS_NAMESPACE } from './bootstrap.js';
@@ -547,6 +548,8 @@ export async function bench(): Promise<Record<string, unknown>> {
       // Where the API server ran; with 'worker' the CPU profiles cover the control plane's thread only (CPU per event
       // counts both threads).
       apiServerThread: apiServerThread(),
+      // 'build': compiled as dist/ is (npm run bench builds this bench first), what users run; 'sources': through tsx.
+      code: import.meta.url.endsWith('.ts') ? 'sources' : 'build',
     },
     fleets,
   };

@@ -157,7 +157,8 @@ its plots; sizes: \`RIPPLE_SCALE_SIZES\`, e.g. \`10x100,100x100,1000x10\`).
 For each size, N managed clusters each get S Services labelled \`bench=yes\`. One EventSource selects them
 (\`collectResources\`), one EventTrigger (\`oneForEvent\`) instantiates a ConfigMap add-on per Service from the event
 data and deploys it into the Service's cluster. Every latency is taken from just before the write to the watch event
-that shows the add-on in the managed cluster, the way a user observes it. Details: \`src/manager/fleet.bench.ts\`.
+that shows the add-on in the managed cluster, the way a user observes it. The bench runs compiled, as \`dist/\` is
+(what \`ripple up\` runs), not through tsx. Details: \`src/manager/fleet.bench.ts\`.
 
 - **Converge**: every Service created at once → every add-on observed.
 - **Event p50/p99**: one event at a time (a Service's port changes → the add-on carries the new port).
