@@ -105,7 +105,7 @@ test('a database written with the earlier WITHOUT ROWID objects table is convert
   again.close();
 }));
 
-test('a new database uses 16 KiB pages; one created with 4 KiB pages keeps them and still takes large objects', async () => {
+test('a new database uses 8 KiB pages; one created with 4 KiB pages keeps them and still takes large objects', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ripple-store-'));
   const pageSize = (path: string) => {
     const db = new Database(path, { readonly: true });
@@ -123,7 +123,7 @@ test('a new database uses 16 KiB pages; one created with 4 KiB pages keeps them 
     await s.committed();
     s.close();
     assert.equal(pageSize(fresh), PAGE_SIZE);
-    assert.equal(PAGE_SIZE, 16384);
+    assert.equal(PAGE_SIZE, 8192);
     const reopened = new Store(fresh);
     assert.equal(reopened.objects('c')[0]!.data, big);
     reopened.close();
