@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { startAddonDeployer, type AddonDeployer } from '../addons/index.js';
+import { AddonFinalizers, startAddonDeployer, type AddonDeployer } from '../addons/index.js';
 import { startAgentManager, type AgentDeployment, type AgentManager } from '../agent/index.js';
 import { ActiveWindowController, ClusterReadinessController, ClusterRegistry, ClusterSetController, TokenRenewalController } from '../clusters/index.js';
 import { startEventManager, type EventManager, type EventManagerOptions } from '../events/index.js';
@@ -241,7 +241,8 @@ class ControlPlane implements Manager {
     tokens.start();
     try {
       c.agent = await startAgentManager({ ...common, mode: o.agentMode ?? 'agentless', agentDeployment: o.agentDeployment, clock: o.clock, coalesceMs: o.coalesceMs, luaInstructionLimit: o.luaInstructionLimit });
-      c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs, renderBudget: o.renderBudget });
+      // The add-on deployer starts right after: generated ClusterProfiles can carry its finalizer from their first write.
+      c.events = startEventManager({ ...common, client: this.client, clock: o.clock, coalesceMs: o.coalesceMs, statusDelayMs: o.statusDelayMs, renderBudget: o.renderBudget, profileFinalizer: AddonFinalizers.clusterProfile });
       await c.events.ready;
       c.addons = await startAddonDeployer({ ...common, clock: o.clock, coalesceMs: o.coalesceMs, chartCacheDir: o.chartCacheDir });
       c.roleRequests = new RoleRequestController(common);

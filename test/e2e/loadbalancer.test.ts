@@ -51,6 +51,14 @@ test('ripple up --demo loadbalancer: svc-a gets the address mgmt assigned; resta
   await k.ok(['--context', 'mgmt', '-n', 'cluster-a', 'get', 'secret', 'cluster-a-sveltos-kubeconfig']);
   const first = await until('the load-balancer chain', state, converged);
   assert.match(await k.ok(['--context', 'cluster-a', '-n', 'test', 'get', 'service', 'svc-a']), /1\.1\.1\.1/, 'kubectl shows EXTERNAL-IP');
+  // The generated ClusterProfile carries the deployer's finalizer from the event manager's first write: no second
+  // write by the deployer to add it.
+  const gp = await k.json<K8sObject & { metadata: { finalizers?: string[]; managedFields?: { manager: string; operation: string; fieldsV1?: { 'f:metadata'?: Record<string, unknown> } }[] } }>(
+    ['--context', 'mgmt', 'get', 'clusterprofile', first.generated[0].metadata.name, '--show-managed-fields'],
+  );
+  assert.deepEqual(gp.metadata.finalizers, ['clusterprofilefinalizer.projectsveltos.io']);
+  const finalizerOwners = (gp.metadata.managedFields ?? []).filter((m) => m.fieldsV1?.['f:metadata']?.['f:finalizers'] !== undefined).map((m) => `${m.manager}/${m.operation}`);
+  assert.deepEqual(finalizerOwners, ['ripple-event-manager/Apply'], JSON.stringify(gp.metadata.managedFields));
 
   // Restart in the middle of the scenario: SIGTERM → clean exit 0; the same data directory resumes.
   assert.deepEqual(await up.stop('SIGTERM'), { code: 0, signal: null });
