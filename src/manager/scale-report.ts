@@ -14,6 +14,8 @@ export interface FleetRun {
   /** The highest open-loop rate sustained (p99 ≤ 250 ms, nothing lost), when the bench tried several. */
   sustainedPerSec?: number;
   peakRssMiB?: number;
+  /** RSS once the cold converge has settled (what the issue's memory targets are held against). */
+  convergedRssMiB?: number;
   quietCpuPct?: number;
   error?: string;
 }
@@ -42,6 +44,7 @@ export function fromBench(result: unknown, services: number): FleetRun[] {
       load: { ratePerSec: num(load.ratePerSec), achievedPerSec: num(load.achievedPerSec), p50: num(load.p50), p99: num(load.p99) },
       sustainedPerSec: num(r.sustainedPerSec),
       peakRssMiB: num(rec(r.memoryPeak).rssMiB),
+      convergedRssMiB: num(rec(r.memoryAfterConverge).rssMiB),
       quietCpuPct: num(r.quietCpuPct),
       error: typeof r.error === 'string' ? r.error : undefined,
     };
@@ -133,14 +136,17 @@ export function renderReport(input: ReportInput): { markdown: string; plots: Rec
       { name: 'p99', points: pointsOf(runs, (r) => r.single?.p99) },
       { name: 'withdraw p50', points: pointsOf(runs, (r) => r.withdraw?.p50) },
     ]),
-    'scale-memory.svg': svgPlot('Peak memory of `ripple up`', 'managed resources (clusters × Services, log scale)', 'RSS MiB', [{ name: 'peak RSS', points: pointsOf(runs, (r) => r.peakRssMiB) }]),
+    'scale-memory.svg': svgPlot('Memory of `ripple up`', 'managed resources (clusters × Services, log scale)', 'RSS MiB', [
+      { name: 'peak RSS', points: pointsOf(runs, (r) => r.peakRssMiB) },
+      { name: 'RSS after converge', points: pointsOf(runs, (r) => r.convergedRssMiB) },
+    ]),
     'scale-converge.svg': svgPlot('Cold converge (every resource created at once)', 'managed resources (clusters × Services, log scale)', 'seconds', [
       { name: 'converge', points: pointsOf(runs, (r) => (r.coldConvergeMs === undefined ? undefined : r.coldConvergeMs / 1000)) },
     ]),
   };
   const rows = runs.map(
     (r) =>
-      `| ${r.clusters} × ${r.services} | ${fmt(r.coldConvergeMs === undefined ? undefined : r.coldConvergeMs / 1000, ' s', 1)} | ${fmt(r.single?.p50, ' ms', 1)} / ${fmt(r.single?.p99, ' ms', 1)} | ${fmt(r.withdraw?.p50, ' ms', 1)} / ${fmt(r.withdraw?.p99, ' ms', 1)} | ${fmt(r.churnPerSec, '/s')} | ${r.sustainedPerSec !== undefined ? `sustained ${fmt(r.sustainedPerSec, '/s')}: ` : ''}${fmt(r.load?.achievedPerSec, '/s')} at p99 ${fmt(r.load?.p99, ' ms')} | ${fmt(r.peakRssMiB, ' MiB')} | ${fmt(r.single?.cpuMsPerEvent, ' ms', 1)} | ${fmt(r.quietCpuPct, ' %', 1)} |${r.error ? ` error: ${r.error.replace(/\|/g, '/')}` : ''}`,
+      `| ${r.clusters} × ${r.services} | ${fmt(r.coldConvergeMs === undefined ? undefined : r.coldConvergeMs / 1000, ' s', 1)} | ${fmt(r.single?.p50, ' ms', 1)} / ${fmt(r.single?.p99, ' ms', 1)} | ${fmt(r.withdraw?.p50, ' ms', 1)} / ${fmt(r.withdraw?.p99, ' ms', 1)} | ${fmt(r.churnPerSec, '/s')} | ${r.sustainedPerSec !== undefined ? `sustained ${fmt(r.sustainedPerSec, '/s')}: ` : ''}${fmt(r.load?.achievedPerSec, '/s')} at p99 ${fmt(r.load?.p99, ' ms')} | ${fmt(r.convergedRssMiB, ' MiB')} / ${fmt(r.peakRssMiB, ' MiB')} | ${fmt(r.single?.cpuMsPerEvent, ' ms', 1)} | ${fmt(r.quietCpuPct, ' %', 1)} |${r.error ? ` error: ${r.error.replace(/\|/g, '/')}` : ''}`,
   );
   const m = input.machine;
   const markdown = `# Fleet scale report
@@ -173,13 +179,13 @@ The bench's clients share the process and its cores with what they measure: thes
 
 ## Results
 
-| clusters × Services | converge | event p50 / p99 | withdraw p50 / p99 | churn | open loop | peak RSS | CPU/event | quiet CPU |
+| clusters × Services | converge | event p50 / p99 | withdraw p50 / p99 | churn | open loop | RSS after converge / peak | CPU/event | quiet CPU |
 |---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 ![Event latency against fleet size](scale-latency.svg)
 
-![Peak memory against fleet size](scale-memory.svg)
+![Memory against fleet size](scale-memory.svg)
 
 ![Cold converge time against fleet size](scale-converge.svg)
 
