@@ -4,7 +4,7 @@
 // NAME-sveltos-kubeconfig; the management cluster as mgmt/mgmt) and the whole control plane (src/manager, agentless)
 // in-process. Starting again on the same DIR re-registers (updating what changed, e.g. the port) and converges.
 import { join } from 'node:path';
-import { heapGrowingPercent, limitHeapGrowth } from './heap.js';
+import { heapGrowth, limitHeapGrowth } from './heap.js';
 import { SIMULATORS, startApiServer, startApiServerThread, validateClusterName, type ApiServer, type ClusterLimits, type Durability, type Simulator } from '../apiserver/index.js';
 import { MANAGEMENT_CLUSTER, registerCluster, validateRegistration } from '../clusters/index.js';
 import { createKubeClient, registerLocalEndpoint, type KubeClient } from '../kube/index.js';
@@ -50,7 +50,8 @@ export interface EmbeddedOptions {
   /** Options passed to the control plane (agent mode, coalescing, metrics port, …). */
   manager?: Omit<ManagerOptions, 'client' | 'logger' | 'metrics'>;
   /** How far a heap may grow past its live data before a full GC, in percent, for the whole process (heap.ts; default
-   * 25, RIPPLE_HEAP_GROWING_PERCENT overrides; 0: V8's own heuristics). */
+   * adaptive: ~64 MiB of garbage, 25-100% of the live heap; RIPPLE_HEAP_GROWING_PERCENT overrides; 0: V8's own
+   * heuristics). */
   heapGrowingPercent?: number;
 }
 
@@ -95,7 +96,7 @@ export async function startEmbedded(o: EmbeddedOptions): Promise<Embedded> {
     if (errs.length > 0) throw new EmbeddedError(errs.join('; '));
   }
   const names = [...new Set([MGMT, ...specs.map((s) => s.name), ...(o.loadBalancers ?? []).map((l) => l.cluster)])];
-  limitHeapGrowth(heapGrowingPercent(o.heapGrowingPercent));
+  limitHeapGrowth(heapGrowth(o.heapGrowingPercent));
   const start = o.apiServerThread === 'main' ? startApiServer : startApiServerThread;
   const server = await start({
     dataDir: o.dataDir,
