@@ -40,6 +40,10 @@ export interface ListPageOptions extends ListOptions {
   /** Items per request (default 500); 0 asks for everything at once. */
   pageSize?: number;
   signal?: AbortSignal;
+  /** Ask for metadata only (kube's PartialObjectMetadataList: items of kind PartialObjectMetadata carrying the objects'
+   * metadata), as client-go's metadata informers do — for readers that need names, labels and resourceVersions of
+   * objects whose content they must not hold (Secrets) or do not need. */
+  metadataOnly?: boolean;
 }
 
 /** ObjectList is the result of a list: every item and the collection's resourceVersion (to start a watch from). */
@@ -165,6 +169,7 @@ function badRequest(message: string): StatusError {
 }
 
 const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+const METADATA_ONLY_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 
 /** acceptFor is the Accept header a write asks for: the whole object (default) or its metadata only. */
 function acceptFor(o: { metadataOnly?: boolean }): string | undefined {
@@ -268,6 +273,7 @@ export class KubeClient {
           method: 'GET',
           path,
           query: { ...base, limit: pageSize > 0 ? pageSize : undefined, continue: cont },
+          accept: opts.metadataOnly ? METADATA_ONLY_LIST : undefined,
           signal: opts.signal,
         });
       } catch (err) {

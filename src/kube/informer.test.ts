@@ -122,6 +122,26 @@ describe('informers', () => {
     await factory.stop();
   });
 
+  test('a metadata-only informer caches PartialObjectMetadata (no data) and shares nothing with the full one', async () => {
+    await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'inf-meta' } });
+    await client.create(cm('m1', 'inf-meta', { secret: 'value' }, { a: 'b' }));
+    const factory = new InformerFactory(client);
+    const meta = factory.subscribe({ ...CM, namespace: 'inf-meta', metadataOnly: true });
+    const full = factory.subscribe({ ...CM, namespace: 'inf-meta' });
+    await meta.informer.waitForSync({ timeoutMs: 5000 });
+    await full.informer.waitForSync({ timeoutMs: 5000 });
+    assert.notEqual(meta.informer, full.informer, 'two keys');
+    const listed = meta.informer.cache.get('inf-meta', 'm1') as KubeObject & { data?: unknown };
+    assert.equal(listed.kind, 'PartialObjectMetadata');
+    assert.equal(listed.data, undefined, 'no content from the list');
+    assert.deepEqual(listed.metadata.labels, { a: 'b' });
+    const updated = await client.patch<KubeObject>({ ...CM, namespace: 'inf-meta', name: 'm1' }, 'merge', { data: { secret: 'other' } });
+    const seen = await eventually(() => meta.informer.cache.get('inf-meta', 'm1'), (o) => o?.metadata.resourceVersion === updated.metadata.resourceVersion, { message: 'the update arrives' });
+    assert.equal((seen as { data?: unknown }).data, undefined, 'no content from the watch');
+    assert.equal(((full.informer.cache.get('inf-meta', 'm1') ?? {}) as { data?: { secret?: string } }).data?.secret !== undefined, true);
+    await factory.stop();
+  });
+
   test('compactManagedFields: cached objects keep who wrote them and when, not the field sets', async () => {
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'inf-mf' } });
     await client.apply(cm('m1', 'inf-mf', { k: '1' }), { fieldManager: 'writer-a' });

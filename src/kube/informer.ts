@@ -19,6 +19,9 @@ export interface InformerKey {
   namespace?: string;
   labelSelector?: Selector;
   fieldSelector?: string;
+  /** Cache metadata only (PartialObjectMetadata lists and watches, like client-go's metadata informers): objects in
+   * the cache and handed to handlers have apiVersion meta.k8s.io/v1, kind PartialObjectMetadata and the metadata. */
+  metadataOnly?: boolean;
 }
 
 /** EventHandlers receive cache changes. They run synchronously on the informer's event path: keep them quick. */
@@ -103,7 +106,7 @@ type Obj = KubeObject & CacheObject;
 
 /** informerKeyString renders a key for maps and logs. */
 export function informerKeyString(k: InformerKey): string {
-  return [k.apiVersion, k.kind, k.namespace ?? '', labelSelectorString(k.labelSelector) ?? '', k.fieldSelector ?? ''].join('|');
+  return [k.apiVersion, k.kind, k.namespace ?? '', labelSelectorString(k.labelSelector) ?? '', k.fieldSelector ?? '', k.metadataOnly ? 'metadata' : ''].join('|');
 }
 
 /** Informer keeps one cache in sync with the API server. Build them through InformerFactory. */
@@ -244,6 +247,7 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
             labelSelector: this.key.labelSelector,
             fieldSelector: this.key.fieldSelector,
             pageSize: this.options.pageSize,
+            metadataOnly: this.key.metadataOnly,
             signal: this.abort.signal,
           });
           if (this.stopped) break;
@@ -264,6 +268,7 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
             resourceVersion: this.rv,
             allowWatchBookmarks: true,
             timeoutSeconds: Math.floor(min * (1 + Math.random())),
+            metadataOnly: this.key.metadataOnly,
             signal: this.abort.signal,
           },
           (ev) => {
