@@ -487,7 +487,10 @@ export class ClusterRegistry {
     const secretKey = `${loc.namespace}/${loc.secretName}`;
     const prev = this.kubeconfigs.get(entry.key);
     if (prev && prev.secret !== secretKey) this.secretUsers.get(prev.secret)?.delete(entry.key);
-    this.kubeconfigs.set(entry.key, { client, fetchedAt: Date.now(), secret: secretKey, resourceVersion: secret?.metadata?.resourceVersion });
+    const rv = secret?.metadata?.resourceVersion;
+    // A change the watch delivered while this read was in flight found no entry to mark: compare with what it holds.
+    const watched = this.secretSub?.informer.cache.get(loc.namespace, loc.secretName)?.metadata.resourceVersion;
+    this.kubeconfigs.set(entry.key, { client, fetchedAt: Date.now(), secret: secretKey, resourceVersion: rv, stale: watched !== undefined && watched !== rv });
     let users = this.secretUsers.get(secretKey);
     if (!users) this.secretUsers.set(secretKey, (users = new Set()));
     users.add(entry.key);
