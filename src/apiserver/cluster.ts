@@ -4,7 +4,9 @@
 import { newNodePortAllocator, newServiceIPAllocator, type RangeAllocator } from './allocator.js';
 import type { Allocator, ResourceDescriptor } from './resource.js';
 import { gvString } from './resource.js';
-import { ParsedCache, storedObject } from './parsed.js';
+import { ParsedCache, serialize, storedObject } from './parsed.js';
+
+export { serialize };
 import { forbidden, requestEntityTooLarge } from './status.js';
 import type { Store } from './store.js';
 import type { KubeObject, ObjectMeta, Stored } from './types.js';
@@ -93,15 +95,9 @@ export function objectKey(namespace: string | undefined, name: string): string {
   return `${namespace ?? ''}/${name}`;
 }
 
-/** serialize renders an object as JSON with apiVersion, kind and metadata first. */
-export function serialize(obj: KubeObject): string {
-  let i = 0;
-  for (const k in obj) {
-    if (k !== (i === 0 ? 'apiVersion' : i === 1 ? 'kind' : 'metadata')) break;
-    if (++i === 3) return JSON.stringify(obj);
-  }
-  const { apiVersion, kind, metadata, ...rest } = obj;
-  return JSON.stringify({ apiVersion, kind, metadata, ...rest });
+/** sizeOf is the length of a stored version's JSON (0 for none). */
+export function sizeOf(s: Stored | undefined): number {
+  return s === undefined ? 0 : (s.size ?? s.json?.length ?? 0);
 }
 
 /** ResourceRegistry indexes the descriptors a cluster serves (built-ins plus its CRDs). */
@@ -283,7 +279,7 @@ export class Cluster {
   private setEntry(storage: string, key: string, prev: Stored | undefined, next: Stored | undefined): void {
     const t = this.table(storage);
     this.objectCount += (next ? 1 : 0) - (prev ? 1 : 0);
-    this.jsonBytes += (next?.json?.length ?? 0) - (prev?.json?.length ?? 0);
+    this.jsonBytes += sizeOf(next) - sizeOf(prev);
     if (prev) this.index(storage, key, prev.obj.metadata, false);
     if (next) {
       t.set(key, next);
@@ -316,7 +312,7 @@ export class Cluster {
       if (!prev && this.objectCount + 1 > maxObjects) {
         throw forbidden({ group, resource }, obj.metadata.name!, `exceeded quota: cluster-objects, requested: count=1, used: count=${this.objectCount}, limited: count=${maxObjects}`);
       }
-      const grow = json.length - (prev?.json?.length ?? 0);
+      const grow = json.length - sizeOf(prev);
       if (grow > 0 && this.jsonBytes + grow > maxBytes) {
         throw forbidden({ group, resource }, obj.metadata.name!, `exceeded quota: cluster-bytes, requested: bytes=${grow}, used: bytes=${this.jsonBytes}, limited: bytes=${maxBytes}`);
       }

@@ -166,3 +166,63 @@ test('with every cold object dropped at once, reads, writes, selectors, resumed 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('RBAC objects are lean: no JSON text kept, rules shared between clusters and frozen, text the same on every read', () => {
+  const role = (cluster: string) => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'view', uid: `uid-${cluster}`, resourceVersion: '7', labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
+    rules: [{ apiGroups: [''], resources: ['pods', 'services'], verbs: ['get', 'list', 'watch'] }],
+  });
+  const cache = new ParsedCache();
+  const a = role('a');
+  const textA = serialize(a);
+  const sa = storedObject('rbac.authorization.k8s.io/clusterroles', a, 7, textA, cache);
+  const sb = storedObject('rbac.authorization.k8s.io/clusterroles', role('b'), 7, serialize(role('b')), cache);
+  assert.ok(pinnedStorage('rbac.authorization.k8s.io/clusterroles'));
+  // Equal parts are one value, frozen; the per-object metadata is not shared.
+  assert.equal(sa.obj.rules, sb.obj.rules);
+  assert.equal(sa.obj.metadata.labels, sb.obj.metadata.labels);
+  assert.notEqual(sa.obj.metadata, sb.obj.metadata);
+  assert.ok(Object.isFrozen(sa.obj.rules) && Object.isFrozen((sa.obj.rules as object[])[0]));
+  assert.throws(() => (sa.obj.rules as unknown[]).push({}), TypeError);
+  // The text is not kept but is what was stored, on every read, and its length is known without serializing.
+  assert.equal(sa.json, textA);
+  assert.equal(sa.json, textA);
+  assert.equal(sa.size, textA.length);
+  assert.equal(cache.size, 0, 'pinned objects are outside the parsed-object budget');
+  // Different rules stay different values.
+  const c = { ...role('c'), rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] };
+  const sc = storedObject('rbac.authorization.k8s.io/clusterroles', c, 8, serialize(c), cache);
+  assert.notEqual(sc.obj.rules, sa.obj.rules);
+  assert.deepEqual(sc.obj.rules, [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]);
+});
+
+test('a role changed in one cluster leaves the shared default in the others; RBAC reads and lists answer the stored text', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ripple-lean-'));
+  const server = await startApiServer({ dataDir: dir, port: 0, clusters: ['a', 'b'] });
+  const a = createKubeClient({ yaml: server.kubeconfigYaml('a') }, { name: 'a' });
+  const b = createKubeClient({ yaml: server.kubeconfigYaml('b') }, { name: 'b' });
+  try {
+    const ref = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'system:basic-user' };
+    const before = await b.get<KubeObject>(ref);
+    const got = await a.get<KubeObject>(ref);
+    assert.deepEqual(got.rules, before.rules);
+    await a.update({ ...got, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] });
+    await a.patch(ref, 'json', [{ op: 'add', path: '/rules/0/verbs/-', value: 'list' }]);
+    assert.deepEqual((await a.get<KubeObject>(ref)).rules, [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }]);
+    // The other cluster's copy of the default is untouched.
+    assert.deepEqual(await b.get<KubeObject>(ref), before);
+    // A list and a watch carry the same objects as a GET (the text is serialized again from the parsed object).
+    const list = await b.list<KubeObject>({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' });
+    assert.deepEqual(list.items.find((r) => r.metadata?.name === 'system:basic-user'), before);
+    const events: WatchEvent<KubeObject>[] = [];
+    const w = await b.watch<KubeObject>({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' }, { resourceVersion: '0' }, (ev) => void events.push(ev));
+    for (let i = 0; i < 200 && !events.some((e) => e.object.metadata?.name === 'system:basic-user'); i++) await new Promise((r) => setTimeout(r, 10));
+    w.stop();
+    assert.deepEqual(events.find((e) => e.object.metadata?.name === 'system:basic-user')?.object, before);
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

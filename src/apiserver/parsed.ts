@@ -32,7 +32,8 @@ export function pinnedStorage(storage: string): boolean {
   return PINNED_STORAGES.has(storage) || PINNED_GROUPS.has(storage.slice(0, storage.indexOf('/')));
 }
 
-/** StoredObject is a Stored whose parsed object may be dropped and parsed again from its JSON. */
+/** StoredObject is a Stored whose parsed object may be dropped and parsed again from its JSON — or, for a lean
+ * object, whose JSON is dropped and serialized again from its parsed object. */
 export class StoredObject implements Stored {
   /** The parsed object while it is kept (always, when pinned). */
   parsed: Obj | undefined;
@@ -40,17 +41,31 @@ export class StoredObject implements Stored {
   used = false;
   /** metadata.labels, kept while the object is dropped (small; label selectors over cold objects need nothing else). */
   readonly labels: Readonly<Record<string, string>> | undefined;
+  /** The length of the JSON text (quotas and watch windows count it without serializing a lean object again). */
+  readonly size: number;
+  /** The JSON text, unless this object is lean. */
+  private readonly text: string | undefined;
 
   constructor(
     obj: Obj,
     readonly rv: number,
-    readonly json: string,
+    json: string,
     /** The cache bounding this object's parsed form; undefined when it is pinned. */
     private readonly cache: ParsedCache | undefined,
+    /** Lean: pinned, and its JSON is serialized again on each use instead of kept (see leanStorage). */
+    lean = false,
   ) {
     this.parsed = obj;
+    this.text = lean ? undefined : json;
+    this.size = json.length;
     this.labels = obj.metadata.labels as Record<string, string> | undefined;
     cache?.admit(this);
+  }
+
+  /** json is the object's JSON text, as stored: kept, or (lean) serialized again from the parsed object, which a
+   * stored version never changes, so the text is the same every time. */
+  get json(): string {
+    return this.text ?? serialize(this.parsed!);
   }
 
   get obj(): Obj {
@@ -92,7 +107,7 @@ export class ParsedCache {
   admit(s: StoredObject): void {
     s.used = false;
     this.ring.push(s);
-    this.bytes += s.json.length;
+    this.bytes += s.size;
     // Each pass over an entry either drops it or clears its bit, so this ends within two rounds of the ring.
     while (this.bytes > this.budget && this.ring.length - this.head > 1) {
       const c = this.ring[this.head];
@@ -103,7 +118,7 @@ export class ParsedCache {
         continue;
       }
       c.parsed = undefined;
-      this.bytes -= c.json.length;
+      this.bytes -= c.size;
     }
     if (this.head > 4096 && this.head * 2 > this.ring.length) {
       this.ring = this.ring.slice(this.head);
@@ -112,7 +127,80 @@ export class ParsedCache {
   }
 }
 
-/** storedObject makes the Stored of a new version: pinned tables keep it parsed, others share the cache's budget. */
+/** storedObject makes the Stored of a new version: pinned tables keep it parsed, others share the cache's budget;
+ * RBAC objects are lean and share their rules, bindings and labels with equal ones of other clusters (interned). */
 export function storedObject(storage: string, obj: Obj, rv: number, json: string, cache: ParsedCache): StoredObject {
+  if (leanStorage(storage)) {
+    internRBAC(obj);
+    return new StoredObject(obj, rv, json, undefined, true);
+  }
   return new StoredObject(obj, rv, json, pinnedStorage(storage) ? undefined : cache);
+}
+
+// Lean storage: RBAC. Every virtual cluster holds the ~30 default roles and bindings kube-apiserver bootstraps
+// (auth/bootstrap.ts), the same in every cluster but for name-independent metadata (uid, timestamps). Kept as JSON
+// text and parsed object in each cluster they were ~70 KiB of a virtual cluster's ~125 KiB of heap. They are read
+// parsed (the authorizer, the aggregation controller) on every request and as text only by the rare GET, LIST or
+// watch of RBAC objects, so their text is serialized again on those reads instead of kept, and their rules,
+// aggregation rules, role references, subjects, labels, annotations and managed fields sets are shared between
+// clusters. Shared values are frozen: stored objects are never changed in place, and a change would now throw
+// rather than reach another cluster.
+const LEAN_GROUP = 'rbac.authorization.k8s.io/';
+
+/** leanStorage tells whether a storage table's objects keep no JSON text (RBAC; see above). */
+export function leanStorage(storage: string): boolean {
+  return storage.startsWith(LEAN_GROUP);
+}
+
+const INTERNED_MEMBERS = ['rules', 'aggregationRule', 'roleRef', 'subjects'] as const;
+
+// internRBAC replaces an RBAC object's shareable parts with equal, frozen values shared by every object that holds
+// them. Only the object being stored is changed, and only by replacing members with equal ones.
+function internRBAC(obj: Obj): void {
+  const o = obj as Record<string, unknown>;
+  for (const k of INTERNED_MEMBERS) if (o[k] !== undefined && o[k] !== null && typeof o[k] === 'object') o[k] = intern(o[k]);
+  const m = obj.metadata;
+  if (m.labels) m.labels = intern(m.labels);
+  if (m.annotations) m.annotations = intern(m.annotations);
+  if (Array.isArray(m.managedFields)) {
+    m.managedFields = m.managedFields.map((e) => {
+      const f = (e as { fieldsV1?: unknown } | null)?.fieldsV1;
+      return f !== null && typeof f === 'object' ? { ...(e as object), fieldsV1: intern(f) } : e;
+    });
+  }
+}
+
+// The interned values, by their JSON; a value no object holds any more is collected and its entry removed.
+const interned = new Map<string, WeakRef<object>>();
+const internedGone = new FinalizationRegistry<string>((key) => {
+  if (interned.get(key)?.deref() === undefined) interned.delete(key);
+});
+
+/** intern returns the shared, frozen value equal to v (JSON-equal, same member order), making v that value if none
+ * is held. Exported for tests. */
+export function intern<T>(v: T): T {
+  const key = JSON.stringify(v);
+  const held = interned.get(key)?.deref();
+  if (held !== undefined) return held as T;
+  deepFreeze(v);
+  interned.set(key, new WeakRef(v as object));
+  internedGone.register(v as object, key);
+  return v;
+}
+
+function deepFreeze(v: unknown): void {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return;
+  Object.freeze(v);
+  for (const x of Object.values(v as Record<string, unknown>)) deepFreeze(x);
+}
+
+/** serialize renders an object as JSON with apiVersion, kind and metadata first. */
+export function serialize(obj: KubeObject): string {
+  let i = 0;
+  for (const k in obj) {
+    if (k !== (i === 0 ? 'apiVersion' : i === 1 ? 'kind' : 'metadata')) break;
+    if (++i === 3) return JSON.stringify(obj);
+  }
+  const { apiVersion, kind, metadata, ...rest } = obj;
+  return JSON.stringify({ apiVersion, kind, metadata, ...rest });
 }

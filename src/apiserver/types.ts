@@ -44,6 +44,8 @@ export interface Stored {
   readonly rv: number;
   /** JSON text of obj, computed once on first use. */
   json?: string;
+  /** The length of json, when known without computing it. */
+  readonly size?: number;
   /** obj.metadata.labels, kept even while obj itself is not (parsed.ts): label selectors match without parsing. */
   readonly labels?: Readonly<Record<string, string>>;
 }

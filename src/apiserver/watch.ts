@@ -95,7 +95,7 @@ export class WindowBudget {
 // eventBytes is what an event adds to the window: its new version's JSON, or for a deletion the last version's.
 function eventBytes(ev: ChangeEvent): number {
   const s = ev.cur ?? ev.prev;
-  return s?.json?.length ?? 1024;
+  return s === undefined ? 1024 : (s.size ?? s.json?.length ?? 1024);
 }
 
 /** WatchHub keeps the event window of one cluster and fans committed events out to subscribers. */

@@ -112,6 +112,23 @@ class RequestTimeout extends Error {
   readonly code = 'ETIMEDOUT';
 }
 
+// TLS contexts by their material (CA, client certificate and key): every client of a cluster — the control plane's
+// controllers each hold one — shares one context, held while any of them uses it.
+const secureContexts = new Map<string, WeakRef<SecureContext>>();
+const secureContextsGone = new FinalizationRegistry<string>((key) => {
+  if (secureContexts.get(key)?.deref() === undefined) secureContexts.delete(key);
+});
+
+function sharedSecureContext(material: Record<string, unknown>): SecureContext {
+  const key = JSON.stringify(Object.entries(material).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('base64') : v]));
+  const held = secureContexts.get(key)?.deref();
+  if (held) return held;
+  const ctx = createSecureContext(material);
+  secureContexts.set(key, new WeakRef(ctx));
+  secureContextsGone.register(ctx, key);
+  return ctx;
+}
+
 /** Transport sends requests to one cluster's API server with its kubeconfig's credentials. */
 export class Transport {
   /** Server URL of the kubeconfig's current context (without a trailing slash). */
@@ -166,9 +183,11 @@ export class Transport {
       // its own (parsing the CA bundle each time) — a fleet of a thousand clusters reconnects often.
       const material: Record<string, unknown> = {};
       for (const k of ['ca', 'cert', 'key', 'pfx', 'passphrase'] as const) if (opts[k] !== undefined) material[k] = opts[k];
-      if (this.secure && Object.keys(material).length > 0) tls.secureContext = createSecureContext(material);
       const cluster = this.kc.getCurrentCluster();
       const socketPath = cluster?.proxyUrl ? undefined : localEndpoint(this.server);
+      // A local endpoint speaks plain HTTP over its socket: no TLS context (each is ~20 KiB of OpenSSL memory, and a
+      // thousand clusters had four each). Clients of one cluster share theirs.
+      if (this.secure && !socketPath && Object.keys(material).length > 0) tls.secureContext = sharedSecureContext(material);
       let agent: HttpAgent;
       let watchAgent: HttpAgent;
       if (socketPath) {

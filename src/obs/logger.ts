@@ -22,7 +22,11 @@ export function createLogger({ level = 'info', destination = process.stderr, nam
   return pino({ name, level, base: { name }, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: REDACT, censor: '[REDACTED]' } }, destination as never);
 }
 
-/** silentLogger returns a logger that drops everything (tests, benches). */
+let silent: Logger | undefined;
+
+/** silentLogger returns the logger that drops everything (tests, benches; one for the process: each pino instance
+ * opens its own stdout stream, and a fleet of a thousand clusters asked for one per component). */
 export function silentLogger(): Logger {
-  return pino({ level: 'silent' });
+  silent ??= pino({ level: 'silent' });
+  return silent;
 }
