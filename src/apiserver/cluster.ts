@@ -100,64 +100,103 @@ export function sizeOf(s: Stored | undefined): number {
   return s === undefined ? 0 : (s.size ?? s.json?.length ?? 0);
 }
 
+interface RegistryIndex {
+  readonly list: ResourceDescriptor[];
+  readonly byGVR: Map<string, ResourceDescriptor>;
+  readonly byGR: Map<string, ResourceDescriptor>;
+  readonly byStorage: Map<string, ResourceDescriptor>;
+  generation: number;
+}
+
+// The index of a list of built-in descriptors, built once and shared by every cluster serving exactly that list until
+// the cluster registers a CRD (a thousand virtual clusters held a thousand equal copies, ~17 KiB each).
+const sharedIndexes = new WeakMap<readonly ResourceDescriptor[], RegistryIndex>();
+
+function indexAdd(ix: RegistryIndex, d: ResourceDescriptor): void {
+  indexRemove(ix, d.group, d.plural);
+  ix.list.push(d);
+  for (const v of d.versions) ix.byGVR.set(`${d.group}/${v}/${d.plural}`, d);
+  ix.byGR.set(`${d.group}/${d.plural}`, d);
+  if (!ix.byStorage.has(d.storage) || d.storage === `${d.group}/${d.plural}`) ix.byStorage.set(d.storage, d);
+  ix.generation++;
+}
+
+function indexRemove(ix: RegistryIndex, group: string, plural: string): ResourceDescriptor | undefined {
+  const d = ix.byGR.get(`${group}/${plural}`);
+  if (!d) return undefined;
+  ix.list.splice(ix.list.indexOf(d), 1);
+  for (const v of d.versions) ix.byGVR.delete(`${d.group}/${v}/${d.plural}`);
+  ix.byGR.delete(`${group}/${plural}`);
+  if (ix.byStorage.get(d.storage) === d) ix.byStorage.delete(d.storage);
+  ix.generation++;
+  return d;
+}
+
 /** ResourceRegistry indexes the descriptors a cluster serves (built-ins plus its CRDs). */
 export class ResourceRegistry {
-  private readonly list: ResourceDescriptor[] = [];
-  private readonly byGVR = new Map<string, ResourceDescriptor>();
-  private readonly byGR = new Map<string, ResourceDescriptor>();
-  private readonly byStorage = new Map<string, ResourceDescriptor>();
-  /** generation increments on every change (discovery caches key on it). */
-  generation = 0;
+  private ix: RegistryIndex;
+  /** Whether ix is the shared index of the built-ins (copied before the first change). */
+  private shared: boolean;
 
-  constructor(builtins: ResourceDescriptor[]) {
-    for (const d of builtins) this.add(d);
+  constructor(builtins: readonly ResourceDescriptor[]) {
+    let base = sharedIndexes.get(builtins);
+    if (!base) {
+      base = { list: [], byGVR: new Map(), byGR: new Map(), byStorage: new Map(), generation: 0 };
+      for (const d of builtins) indexAdd(base, d);
+      sharedIndexes.set(builtins, base);
+    }
+    this.ix = base;
+    this.shared = true;
+  }
+
+  /** generation increments on every change (discovery caches key on it). */
+  get generation(): number {
+    return this.ix.generation;
+  }
+
+  private own(): RegistryIndex {
+    if (this.shared) {
+      const b = this.ix;
+      this.ix = { list: [...b.list], byGVR: new Map(b.byGVR), byGR: new Map(b.byGR), byStorage: new Map(b.byStorage), generation: b.generation };
+      this.shared = false;
+    }
+    return this.ix;
   }
 
   /** add registers a descriptor (replacing one with the same group and plural). */
   add(d: ResourceDescriptor): void {
-    this.remove(d.group, d.plural);
-    this.list.push(d);
-    for (const v of d.versions) this.byGVR.set(`${d.group}/${v}/${d.plural}`, d);
-    this.byGR.set(`${d.group}/${d.plural}`, d);
-    if (!this.byStorage.has(d.storage) || d.storage === `${d.group}/${d.plural}`) this.byStorage.set(d.storage, d);
-    this.generation++;
+    indexAdd(this.own(), d);
   }
 
   /** remove unregisters the descriptor of group/plural. */
   remove(group: string, plural: string): ResourceDescriptor | undefined {
-    const d = this.byGR.get(`${group}/${plural}`);
-    if (!d) return undefined;
-    this.list.splice(this.list.indexOf(d), 1);
-    for (const v of d.versions) this.byGVR.delete(`${d.group}/${v}/${d.plural}`);
-    this.byGR.delete(`${group}/${plural}`);
-    if (this.byStorage.get(d.storage) === d) this.byStorage.delete(d.storage);
-    this.generation++;
-    return d;
+    if (!this.ix.byGR.has(`${group}/${plural}`)) return undefined;
+    return indexRemove(this.own(), group, plural);
   }
 
   /** lookup finds the descriptor serving group/version/plural. */
   lookup(group: string, version: string, plural: string): ResourceDescriptor | undefined {
-    return this.byGVR.get(`${group}/${version}/${plural}`);
+    return this.ix.byGVR.get(`${group}/${version}/${plural}`);
   }
 
   /** forGroupResource finds the descriptor of group/plural (any version). */
   forGroupResource(group: string, plural: string): ResourceDescriptor | undefined {
-    return this.byGR.get(`${group}/${plural}`);
+    return this.ix.byGR.get(`${group}/${plural}`);
   }
 
   /** forStorage finds the primary descriptor of a storage table. */
   forStorage(storage: string): ResourceDescriptor | undefined {
-    return this.byStorage.get(storage);
+    return this.ix.byStorage.get(storage);
   }
 
   /** forKind finds the descriptor serving apiVersion + kind. */
   forKind(apiVersion: string, kind: string): ResourceDescriptor | undefined {
-    return this.list.find((d) => d.kind === kind && d.versions.some((v) => gvString(d.group, v) === apiVersion));
+    return this.ix.list.find((d) => d.kind === kind && d.versions.some((v) => gvString(d.group, v) === apiVersion));
   }
 
   /** all lists the descriptors in registration order. */
   all(): readonly ResourceDescriptor[] {
-    return this.list;
+    return this.ix.list;
   }
 }
 
