@@ -4,7 +4,7 @@
 import { newNodePortAllocator, newServiceIPAllocator, type RangeAllocator } from './allocator.js';
 import type { Allocator, ResourceDescriptor } from './resource.js';
 import { gvString } from './resource.js';
-import { ParsedCache, serialize, storedObject } from './parsed.js';
+import { ParsedCache, serialize, serializeVersion, storedObject } from './parsed.js';
 
 export { serialize };
 import { forbidden, requestEntityTooLarge } from './status.js';
@@ -340,7 +340,7 @@ export class Cluster {
     const prev = t.objects.get(key);
     const prevRv = obj.metadata.resourceVersion;
     obj.metadata.resourceVersion = String(this.ctx.currentRv() + 1);
-    const json = serialize(obj);
+    const json = serializeVersion(obj, sizeOf(prev));
     const { maxObjectBytes, maxObjects, maxBytes } = this.limits;
     try {
       if (json.length > maxObjectBytes && Buffer.byteLength(json) > maxObjectBytes) {

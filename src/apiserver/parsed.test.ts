@@ -226,3 +226,34 @@ test('a role changed in one cluster leaves the shared default in the others; RBA
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a new version of a large object reuses the JSON of the members it shares with the stored one, byte for byte', async () => {
+  const { serializeVersion, SPLICE_STATS, SPLICE_MIN_OBJECT } = await import('./parsed.js');
+  const big = 'QUJD'.repeat(30_000);
+  const v1 = {
+    apiVersion: 'lib.projectsveltos.io/v1beta1',
+    kind: 'EventReport',
+    metadata: { name: 'r', namespace: 'ns', resourceVersion: '5' },
+    spec: { resources: big, matchingResources: [{ kind: 'Service', name: 'a\u2028"b' }] },
+    status: { phase: 'WaitingForDelivery' },
+  };
+  // A new version of an object already large (the agent's apply of a changed report): serialized member by member.
+  const j1 = serializeVersion(v1, SPLICE_MIN_OBJECT);
+  assert.equal(j1, JSON.stringify(v1));
+  // A status write: a new object sharing spec with the stored version.
+  const before = SPLICE_STATS.reused;
+  const v2 = { ...v1, metadata: { ...v1.metadata, resourceVersion: '6' }, status: { phase: 'Processed' } };
+  const j2 = serializeVersion(v2, j1.length);
+  assert.equal(j2, JSON.stringify(v2));
+  assert.equal(SPLICE_STATS.reused, before + 1, 'spec text taken from the stored JSON');
+  // And again from that version; a changed spec is serialized anew; members in any order, undefined ones left out.
+  const v3 = { status: { phase: 'WaitingForDelivery' }, metadata: { ...v2.metadata, resourceVersion: '7' }, spec: v2.spec, kind: v2.kind, apiVersion: v2.apiVersion, gone: undefined };
+  assert.equal(serializeVersion(v3 as never, j2.length), serialize(v3 as never));
+  const v4 = { ...v3, spec: { ...v3.spec, resources: big + 'AAAA' } };
+  assert.equal(serializeVersion(v4 as never, SPLICE_MIN_OBJECT), serialize(v4 as never));
+  // Small objects and integer-like top-level keys take the plain path.
+  const small = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: '1' } };
+  assert.equal(serializeVersion(small, 0), serialize(small));
+  const odd = { apiVersion: 'v1', kind: 'X', metadata: {}, spec: v2.spec, 7: 'seven' };
+  assert.equal(serializeVersion(odd as never, SPLICE_MIN_OBJECT), serialize(odd as never));
+});

@@ -204,3 +204,86 @@ export function serialize(obj: KubeObject): string {
   const { apiVersion, kind, metadata, ...rest } = obj;
   return JSON.stringify({ apiVersion, kind, metadata, ...rest });
 }
+
+// Serializing a new version of a large object again from scratch is most of what a status write of an EventReport
+// costs the server: the status is a few bytes, the spec it shares with the stored version (registry.ts keeps it
+// the same value) is 100+ KB of JSON to escape again. So the top-level members of large objects are serialized one by
+// one and where each large member's text lies in the result is remembered against the member's value; a later
+// version holding the same value (===, and stored values are never changed in place) takes that text back as a
+// slice of the earlier JSON instead of serializing it again. The result is the same text JSON.stringify gives.
+// Metadata is never taken back (put() sets the resourceVersion in place); spec and status are, as the registry never
+// changes a stored version's values (parsed.ts file comment).
+
+/** Objects whose previous version's JSON was at least this long are serialized member by member. */
+export const SPLICE_MIN_OBJECT = 32 * 1024;
+/** Members whose text is at least this long are remembered. */
+export const SPLICE_MIN_MEMBER = 8 * 1024;
+
+/** Where a member value's JSON text lies: text.slice(start, end). */
+interface Span {
+  text: string;
+  start: number;
+  end: number;
+}
+const spans = new WeakMap<object, Span>();
+
+/** SPLICE_STATS counts member texts taken from an earlier version's JSON (diagnostics and tests). */
+export const SPLICE_STATS = { reused: 0, reusedChars: 0 };
+
+const ORDER = ['apiVersion', 'kind', 'metadata'];
+
+/**
+ * serializeVersion is serialize for a new stored version of an object whose previous version's JSON was
+ * previousSize characters long (0: none): large objects are serialized member by member, reusing the text of members
+ * they share with an earlier version.
+ */
+export function serializeVersion(obj: KubeObject, previousSize: number): string {
+  const o = obj as Record<string, unknown>;
+  let reuse = previousSize >= SPLICE_MIN_OBJECT;
+  if (!reuse) {
+    for (const k in o) {
+      const v = o[k];
+      if (k !== 'metadata' && v !== null && typeof v === 'object' && spans.has(v)) {
+        reuse = true;
+        break;
+      }
+    }
+    if (!reuse) return serialize(obj);
+  }
+  // Member order as serialize writes it; an integer-like key (V8 would order it first) takes the plain path.
+  const keys: string[] = [];
+  for (const k of ORDER) if (k in o) keys.push(k);
+  for (const k in o) {
+    if (ORDER.includes(k)) continue;
+    if (/^(?:0|[1-9][0-9]*)$/.test(k)) return serialize(obj);
+    keys.push(k);
+  }
+  const parts: string[] = [];
+  const fresh: { value: object; start: number; end: number }[] = [];
+  let at = 0;
+  for (const k of keys) {
+    const v = o[k];
+    let t: string | undefined;
+    // Never metadata: put() sets its resourceVersion in place.
+    const spliced = v !== null && typeof v === 'object' && k !== 'metadata';
+    const span = spliced ? spans.get(v) : undefined;
+    if (span) {
+      t = span.text.slice(span.start, span.end);
+      SPLICE_STATS.reused++;
+      SPLICE_STATS.reusedChars += t.length;
+    } else {
+      t = JSON.stringify(v);
+      if (t === undefined) continue;
+    }
+    const head = `${parts.length > 0 ? ',' : '{'}${JSON.stringify(k)}:`;
+    parts.push(head + t);
+    at += head.length;
+    if (spliced && t.length >= SPLICE_MIN_MEMBER) fresh.push({ value: v, start: at, end: at + t.length });
+    at += t.length;
+  }
+  parts.push(parts.length > 0 ? '}' : '{}');
+  const json = parts.join('');
+  // Spans point into the newest JSON (the earlier one can then be released).
+  for (const f of fresh) spans.set(f.value, { text: json, start: f.start, end: f.end });
+  return json;
+}
