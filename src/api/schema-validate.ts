@@ -2,6 +2,7 @@
 // does (types, required, enum, pattern, lengths, bounds, formats, list-type uniqueness, CEL rules) and, like
 // kubectl's strict field validation, also reports fields the schema does not declare. Every problem is reported;
 // nothing throws.
+import { Buffer } from 'node:buffer';
 import { RE2JS } from 're2js';
 import { CEL_RULES } from './cel-rules.js';
 import { childPath, indexPath, isPlainObject, jsonTypeOf, quoteValue, type Issue } from './issues.js';
@@ -43,10 +44,27 @@ const BASE64_PLAIN_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 // strings is far cheaper than scanning them again.
 const validBase64 = new Set<string>();
 const REMEMBER_BASE64_FROM = 4096;
+// From this length the alphabet is checked by decoding (5x faster than the regex on a 120 KB blob).
+const DECODE_CHECK_FROM = 256;
+
+/**
+ * isPlainBase64 tells whether s is standard, padded base64 without whitespace (Go: base64.StdEncoding accepts it):
+ * alphabet characters, at most two '=' at the end, a length divisible by 4. Long strings are checked by decoding:
+ * Node's decoder skips characters outside the alphabet (whitespace, anything non-ASCII) and stops at a '=', so a
+ * decoded length short of what the length and padding promise means a character that does not belong; the URL-safe
+ * '-' and '_', which Node decodes and Go refuses, are looked for separately.
+ */
+export function isPlainBase64(s: string): boolean {
+  if (s.length % 4 !== 0) return false;
+  if (s.length < DECODE_CHECK_FROM) return BASE64_PLAIN_RE.test(s);
+  const pad = s.charCodeAt(s.length - 1) !== 61 ? 0 : s.charCodeAt(s.length - 2) === 61 ? 2 : 1;
+  if (pad === 2 && s.charCodeAt(s.length - 3) === 61) return false;
+  return Buffer.from(s, 'base64').length === (s.length / 4) * 3 - pad && s.indexOf('-') < 0 && s.indexOf('_') < 0;
+}
 
 function isBase64(value: string): boolean {
   if (value.length >= REMEMBER_BASE64_FROM && validBase64.has(value)) return true;
-  const ok = (value.length % 4 === 0 && BASE64_PLAIN_RE.test(value)) || BASE64_RE.test(value.replace(/\s+/g, ''));
+  const ok = isPlainBase64(value) || BASE64_RE.test(value.replace(/\s+/g, ''));
   if (ok && value.length >= REMEMBER_BASE64_FROM) {
     if (validBase64.size >= 4) validBase64.clear();
     validBase64.add(value);

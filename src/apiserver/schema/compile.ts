@@ -5,6 +5,7 @@
 // {defaulting,pruning}; list invariants port pkg/apiserver/schema/listtype. CEL rules (x-kubernetes-validations)
 // are not evaluated.
 import { RE2JS } from 're2js';
+import { isPlainBase64 } from '../../api/index.js';
 import { objectMetaSchema } from './builtin.js';
 import { cleanSchema } from './schema-shape.js';
 import { cloneJSON, deepEqualJSON, formatGoNumber, goQuote, hasKey, isObject, setKey, type JSONObject } from './json.js';
@@ -104,7 +105,7 @@ const REMEMBER_BASE64_FROM = 4096;
 
 function isBase64(s: string): boolean {
   if (s.length >= REMEMBER_BASE64_FROM && validBase64.has(s)) return true;
-  const ok = s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s);
+  const ok = isPlainBase64(s);
   if (ok && s.length >= REMEMBER_BASE64_FROM) {
     if (validBase64.size >= 4) validBase64.clear();
     validBase64.add(s);
