@@ -2,10 +2,14 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
+/** EVENT_LOOP_SAMPLE_MS is how often the event-loop lag histogram samples (prom-client's default is 10 ms: a timer
+ * waking an idle process 100 times a second, ~1% of a core doing nothing; blocking longer than this still shows). */
+export const EVENT_LOOP_SAMPLE_MS = 1000;
+
 /** createMetricsRegistry returns a fresh registry, optionally with Node's default process metrics. */
 export function createMetricsRegistry({ defaults = false }: { defaults?: boolean } = {}): Registry {
   const registry = new Registry();
-  if (defaults) collectDefaultMetrics({ register: registry, prefix: 'ripple_' });
+  if (defaults) collectDefaultMetrics({ register: registry, prefix: 'ripple_', eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   return registry;
 }
 

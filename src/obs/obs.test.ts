@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { Counter } from 'prom-client';
-import { createLogger, createMetricsRegistry, serveMetrics } from './index.js';
+import { createLogger, createMetricsRegistry, EVENT_LOOP_SAMPLE_MS, serveMetrics } from './index.js';
 
 test('createLogger writes JSON lines with level and message', async () => {
   const out = new PassThrough();
@@ -42,4 +42,21 @@ test('serveMetrics exposes the registry on /metrics', async () => {
   } finally {
     server.close();
   }
+});
+
+test('default process metrics sample the event loop once a second, not every 10 ms (an idle process stays asleep)', async () => {
+  const perf = (await import('node:perf_hooks')).default as unknown as { monitorEventLoopDelay: (o?: { resolution?: number }) => unknown };
+  const orig = perf.monitorEventLoopDelay;
+  const resolutions: (number | undefined)[] = [];
+  perf.monitorEventLoopDelay = (o) => {
+    resolutions.push(o?.resolution);
+    return orig.call(perf, o);
+  };
+  try {
+    createMetricsRegistry({ defaults: true });
+  } finally {
+    perf.monitorEventLoopDelay = orig;
+  }
+  assert.deepEqual(resolutions, [EVENT_LOOP_SAMPLE_MS]);
+  assert.ok(EVENT_LOOP_SAMPLE_MS >= 1000);
 });
