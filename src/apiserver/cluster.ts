@@ -4,7 +4,7 @@
 import { newNodePortAllocator, newServiceIPAllocator, type RangeAllocator } from './allocator.js';
 import type { Allocator, ResourceDescriptor } from './resource.js';
 import { gvString } from './resource.js';
-import { ParsedCache, serialize, serializeVersion, storedObject } from './parsed.js';
+import { leanStorage, ParsedCache, serialize, serializeVersion, storedObject } from './parsed.js';
 
 export { serialize };
 import { forbidden, requestEntityTooLarge } from './status.js';
@@ -340,7 +340,7 @@ export class Cluster {
     const prev = t.objects.get(key);
     const prevRv = obj.metadata.resourceVersion;
     obj.metadata.resourceVersion = String(this.ctx.currentRv() + 1);
-    const json = serializeVersion(obj, sizeOf(prev));
+    const { json, spans } = serializeVersion(obj, prev);
     const { maxObjectBytes, maxObjects, maxBytes } = this.limits;
     try {
       if (json.length > maxObjectBytes && Buffer.byteLength(json) > maxObjectBytes) {
@@ -360,7 +360,8 @@ export class Cluster {
       throw e;
     }
     const rv = this.ctx.nextRv();
-    const next: Stored = storedObject(storage, obj, rv, json, this.parsed);
+    const next = storedObject(storage, obj, rv, json, this.parsed);
+    if (spans && !leanStorage(storage)) next.spans = spans;
     this.setEntry(storage, key, prev, next);
     this.notify(storage, next, prev);
     const ev: ChangeEvent = { type: prev ? 'MODIFIED' : 'ADDED', rv, storage, cur: next, prev };

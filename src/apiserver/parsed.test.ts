@@ -228,8 +228,17 @@ test('a role changed in one cluster leaves the shared default in the others; RBA
 });
 
 test('a new version of a large object reuses the JSON of the members it shares with the stored one, byte for byte', async () => {
-  const { serializeVersion, SPLICE_STATS, SPLICE_MIN_OBJECT } = await import('./parsed.js');
+  const { serializeVersion, SPLICE_STATS } = await import('./parsed.js');
   const big = 'QUJD'.repeat(30_000);
+  // A budget of one character: a version not being written keeps only its JSON, as cold objects do.
+  const cache = new ParsedCache(1);
+  const store = (obj: Record<string, unknown>, prev: ReturnType<typeof storedObject> | undefined, rv: number) => {
+    const { json, spans } = serializeVersion(obj as never, prev);
+    assert.equal(json, serialize(obj as never), 'the same text as serialize');
+    const s = storedObject('lib.projectsveltos.io/eventreports', obj as never, rv, json, cache);
+    s.spans = spans;
+    return s;
+  };
   const v1 = {
     apiVersion: 'lib.projectsveltos.io/v1beta1',
     kind: 'EventReport',
@@ -237,23 +246,30 @@ test('a new version of a large object reuses the JSON of the members it shares w
     spec: { resources: big, matchingResources: [{ kind: 'Service', name: 'a\u2028"b' }] },
     status: { phase: 'WaitingForDelivery' },
   };
-  // A new version of an object already large (the agent's apply of a changed report): serialized member by member.
-  const j1 = serializeVersion(v1, SPLICE_MIN_OBJECT);
-  assert.equal(j1, JSON.stringify(v1));
-  // A status write: a new object sharing spec with the stored version.
+  // A first version: nothing to reuse, and small previous versions take the plain path.
+  const s1 = store(v1, undefined, 5);
+  assert.equal(s1.spans, undefined);
+  // A new version of an object already large (the agent's apply of a changed report): member by member.
+  const v2 = { ...v1, metadata: { ...v1.metadata, resourceVersion: '6' }, spec: { ...v1.spec, resources: `${big}AAAA` } };
+  const s2 = store(v2, s1, 6);
+  assert.ok(s2.spans?.has('spec'));
+  // A status write: a new object sharing spec with the stored version's parsed object, which was dropped and parsed
+  // again from its text in between (a busy server's cache): the spec's text is taken from the stored JSON.
   const before = SPLICE_STATS.reused;
-  const v2 = { ...v1, metadata: { ...v1.metadata, resourceVersion: '6' }, status: { phase: 'Processed' } };
-  const j2 = serializeVersion(v2, j1.length);
-  assert.equal(j2, JSON.stringify(v2));
-  assert.equal(SPLICE_STATS.reused, before + 1, 'spec text taken from the stored JSON');
-  // And again from that version; a changed spec is serialized anew; members in any order, undefined ones left out.
-  const v3 = { status: { phase: 'WaitingForDelivery' }, metadata: { ...v2.metadata, resourceVersion: '7' }, spec: v2.spec, kind: v2.kind, apiVersion: v2.apiVersion, gone: undefined };
-  assert.equal(serializeVersion(v3 as never, j2.length), serialize(v3 as never));
-  const v4 = { ...v3, spec: { ...v3.spec, resources: big + 'AAAA' } };
-  assert.equal(serializeVersion(v4 as never, SPLICE_MIN_OBJECT), serialize(v4 as never));
-  // Small objects and integer-like top-level keys take the plain path.
-  const small = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: '1' } };
-  assert.equal(serializeVersion(small, 0), serialize(small));
-  const odd = { apiVersion: 'v1', kind: 'X', metadata: {}, spec: v2.spec, 7: 'seven' };
-  assert.equal(serializeVersion(odd as never, SPLICE_MIN_OBJECT), serialize(odd as never));
+  storedObject('/configmaps', cm('filler', { a: '1' }) as never, 99, serialize(cm('filler', { a: '1' }) as never), cache);
+  assert.equal(s2.parsed, undefined, 'dropped');
+  const cur = s2.obj;
+  assert.ok(cur !== v2 && cur.spec !== v2.spec, 'parsed again');
+  const v3 = { ...cur, metadata: { ...cur.metadata, resourceVersion: '7' }, status: { phase: 'Processed' } };
+  const s3 = store(v3, s2, 7);
+  assert.equal(SPLICE_STATS.reused, before + 1);
+  // Members in any order, undefined ones left out; a spec that is not the stored value is serialized anew.
+  const cur3 = s3.obj;
+  const v4 = { status: { phase: 'WaitingForDelivery' }, metadata: { ...cur3.metadata, resourceVersion: '8' }, spec: cur3.spec, kind: cur3.kind, apiVersion: cur3.apiVersion, gone: undefined };
+  const s4 = store(v4, s3, 8);
+  assert.equal(SPLICE_STATS.reused, before + 2);
+  store({ ...v4, spec: { ...(v4.spec as object) } }, s4, 9);
+  assert.equal(SPLICE_STATS.reused, before + 2, 'an equal but different value is serialized anew');
+  // Integer-like top-level keys take the plain path.
+  store({ ...v4, 7: 'seven' }, s4, 10);
 });

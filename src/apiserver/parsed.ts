@@ -45,6 +45,8 @@ export class StoredObject implements Stored {
   readonly size: number;
   /** The JSON text, unless this object is lean. */
   private readonly text: string | undefined;
+  /** Where large members' texts lie in the JSON (serializeVersion), when it was serialized member by member. */
+  spans: MemberSpans | undefined;
 
   constructor(
     obj: Obj,
@@ -206,69 +208,56 @@ export function serialize(obj: KubeObject): string {
 }
 
 // Serializing a new version of a large object again from scratch is most of what a status write of an EventReport
-// costs the server: the status is a few bytes, the spec it shares with the stored version (registry.ts keeps it
-// the same value) is 100+ KB of JSON to escape again. So the top-level members of large objects are serialized one by
-// one and where each large member's text lies in the result is remembered against the member's value; a later
-// version holding the same value (===, and stored values are never changed in place) takes that text back as a
-// slice of the earlier JSON instead of serializing it again. The result is the same text JSON.stringify gives.
-// Metadata is never taken back (put() sets the resourceVersion in place); spec and status are, as the registry never
-// changes a stored version's values (parsed.ts file comment).
+// costs the server: the status is a few bytes, the spec it shares with the stored version (registry.ts keeps it the
+// same value) is 100+ KB of JSON to escape again. So large objects are serialized member by member, and each stored
+// version remembers where its large members' texts lie in its JSON (StoredObject.spans). A new version whose member
+// is the very value of the stored version's parsed object (===; the registry never changes a stored version's values,
+// and a parsed object dropped and parsed again is equal to its text) takes that text back as a slice of the stored
+// JSON instead of serializing it again. The result is the same text JSON.stringify gives. Metadata is always
+// serialized anew (put() sets its resourceVersion in place).
 
 /** Objects whose previous version's JSON was at least this long are serialized member by member. */
 export const SPLICE_MIN_OBJECT = 32 * 1024;
 /** Members whose text is at least this long are remembered. */
 export const SPLICE_MIN_MEMBER = 8 * 1024;
 
-/** Where a member value's JSON text lies: text.slice(start, end). */
-interface Span {
-  text: string;
-  start: number;
-  end: number;
-}
-const spans = new WeakMap<object, Span>();
+/** MemberSpans says where members' JSON texts lie in an object's JSON: [start, end) by member name. */
+export type MemberSpans = ReadonlyMap<string, readonly [number, number]>;
 
-/** SPLICE_STATS counts member texts taken from an earlier version's JSON (diagnostics and tests). */
+/** SPLICE_STATS counts member texts taken from the stored version's JSON (diagnostics and tests). */
 export const SPLICE_STATS = { reused: 0, reusedChars: 0 };
 
 const ORDER = ['apiVersion', 'kind', 'metadata'];
 
 /**
- * serializeVersion is serialize for a new stored version of an object whose previous version's JSON was
- * previousSize characters long (0: none): large objects are serialized member by member, reusing the text of members
- * they share with an earlier version.
+ * serializeVersion is serialize for a new stored version of an object (prev: the version it replaces): large objects
+ * are serialized member by member, reusing the text of members they share with prev, and the spans of their large
+ * members are returned for the new version to keep.
  */
-export function serializeVersion(obj: KubeObject, previousSize: number): string {
+export function serializeVersion(obj: KubeObject, prev: Stored | undefined): { json: string; spans?: MemberSpans } {
   const o = obj as Record<string, unknown>;
-  let reuse = previousSize >= SPLICE_MIN_OBJECT;
-  if (!reuse) {
-    for (const k in o) {
-      const v = o[k];
-      if (k !== 'metadata' && v !== null && typeof v === 'object' && spans.has(v)) {
-        reuse = true;
-        break;
-      }
-    }
-    if (!reuse) return serialize(obj);
-  }
+  if (prev === undefined || (prev.size ?? 0) < SPLICE_MIN_OBJECT) return { json: serialize(obj) };
   // Member order as serialize writes it; an integer-like key (V8 would order it first) takes the plain path.
   const keys: string[] = [];
   for (const k of ORDER) if (k in o) keys.push(k);
   for (const k in o) {
     if (ORDER.includes(k)) continue;
-    if (/^(?:0|[1-9][0-9]*)$/.test(k)) return serialize(obj);
+    if (/^(?:0|[1-9][0-9]*)$/.test(k)) return { json: serialize(obj) };
     keys.push(k);
   }
+  const old = prev instanceof StoredObject && prev.spans !== undefined && prev.parsed !== undefined ? prev : undefined;
+  const before = old?.parsed as Record<string, unknown> | undefined;
+  const oldText = old !== undefined && before !== undefined ? old.json : '';
   const parts: string[] = [];
-  const fresh: { value: object; start: number; end: number }[] = [];
+  let spans: Map<string, readonly [number, number]> | undefined;
   let at = 0;
   for (const k of keys) {
     const v = o[k];
     let t: string | undefined;
-    // Never metadata: put() sets its resourceVersion in place.
-    const spliced = v !== null && typeof v === 'object' && k !== 'metadata';
-    const span = spliced ? spans.get(v) : undefined;
+    const splice = k !== 'metadata' && v !== null && typeof v === 'object';
+    const span = splice && before !== undefined && before[k] === v ? old!.spans!.get(k) : undefined;
     if (span) {
-      t = span.text.slice(span.start, span.end);
+      t = oldText.slice(span[0], span[1]);
       SPLICE_STATS.reused++;
       SPLICE_STATS.reusedChars += t.length;
     } else {
@@ -278,12 +267,9 @@ export function serializeVersion(obj: KubeObject, previousSize: number): string 
     const head = `${parts.length > 0 ? ',' : '{'}${JSON.stringify(k)}:`;
     parts.push(head + t);
     at += head.length;
-    if (spliced && t.length >= SPLICE_MIN_MEMBER) fresh.push({ value: v, start: at, end: at + t.length });
+    if (splice && t.length >= SPLICE_MIN_MEMBER) (spans ??= new Map()).set(k, [at, at + t.length]);
     at += t.length;
   }
   parts.push(parts.length > 0 ? '}' : '{}');
-  const json = parts.join('');
-  // Spans point into the newest JSON (the earlier one can then be released).
-  for (const f of fresh) spans.set(f.value, { text: json, start: f.start, end: f.end });
-  return json;
+  return { json: parts.join(''), spans };
 }
