@@ -119,7 +119,7 @@ export {
 } from './kinds.js';
 export type { JsonSchema } from './schema-dsl.js';
 export { applyDefaults, dropNulls, jsonCopy, pruneUnknownFields, schemaPaths, type SchemaPathInfo } from './schema-ops.js';
-export { isPlainBase64, validateAgainstSchema, validateTransitions, type SchemaValidateOptions } from './schema-validate.js';
+export { decodeStdBase64, isPlainBase64, validateAgainstSchema, validateTransitions, type SchemaValidateOptions } from './schema-validate.js';
 export { validateObjectMeta } from './object-meta.js';
 export { formatValidation, validate, validateKind, validateUpdate, type ValidateOptions, type ValidationResult } from './validate.js';
 export {

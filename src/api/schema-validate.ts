@@ -57,15 +57,31 @@ const DECODE_CHECK_FROM = 256;
 export function isPlainBase64(s: string): boolean {
   if (s.length % 4 !== 0) return false;
   if (s.length < DECODE_CHECK_FROM) return BASE64_PLAIN_RE.test(s);
-  const pad = s.charCodeAt(s.length - 1) !== 61 ? 0 : s.charCodeAt(s.length - 2) === 61 ? 2 : 1;
-  if (pad === 2 && s.charCodeAt(s.length - 3) === 61) return false;
   const need = (s.length / 4) * 3;
   let decoded: number;
   if (need <= SCRATCH_MAX) {
     if (scratch.length < need) scratch = Buffer.allocUnsafe(need);
     decoded = scratch.write(s, 0, need, 'base64');
   } else decoded = Buffer.from(s, 'base64').length;
-  return decoded === need - pad && s.indexOf('-') < 0 && s.indexOf('_') < 0;
+  return decodedInFull(s, decoded);
+}
+
+// decodedInFull tells whether Node decoded all of s (length divisible by 4) into `decoded` bytes: as many as its length
+// and padding promise, and no URL-safe characters (see isPlainBase64).
+function decodedInFull(s: string, decoded: number): boolean {
+  const pad = s.charCodeAt(s.length - 1) !== 61 ? 0 : s.charCodeAt(s.length - 2) === 61 ? 2 : 1;
+  if (pad === 2 && s.charCodeAt(s.length - 3) === 61) return false;
+  return decoded === (s.length / 4) * 3 - pad && s.indexOf('-') < 0 && s.indexOf('_') < 0;
+}
+
+/**
+ * decodeStdBase64 decodes s when it is what the schema's `format: byte` accepts (isBase64: standard alphabet, padded,
+ * whitespace tolerated), else returns undefined. Valid input is decoded once: its decoded length is the check.
+ */
+export function decodeStdBase64(s: string): Buffer | undefined {
+  const buf = Buffer.from(s, 'base64');
+  if (s.length % 4 === 0 && decodedInFull(s, buf.length)) return buf;
+  return BASE64_RE.test(s.replace(/\s+/g, '')) ? buf : undefined;
 }
 
 // The buffer long strings are decoded into for the check (nothing is allocated per check: a 120 KB blob allocated

@@ -5,8 +5,8 @@
 // Go: event-manager eventtrigger_deployer.go getResources (which decodes float64; see the pinned difference in
 // golden.test.ts)
 import { parse as parseYaml } from 'yaml';
-import { Buffer } from 'node:buffer';
 import { splitEventReportText } from '../agent/index.js';
+import { decodeStdBase64 } from '../api/index.js';
 import { decodeJSON, isGoMap, TemplateError, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { EventError, issue } from './errors.js';
 
@@ -19,23 +19,13 @@ export function decodeResourcesForTemplates(resources: string | undefined | null
   return decodeResourceDocs(resources).map((d) => d.value);
 }
 
-// Go's strfmt base64 (the schema's `format: byte`): base64.StdEncoding, padding required; whitespace is tolerated the
-// way the API's schema check tolerates it (src/api/schema-validate.ts isBase64).
-const STD_BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 /**
- * decodeBlob decodes `spec.resources`, refusing what is not standard base64 (EventError InvalidReport). The check
- * costs no scan of its own: Node's decoder skips characters outside the alphabet and stops at a '=' inside the text,
- * so a decoded length short of what the length and padding promise means invalid input; the URL-safe '-' and '_',
- * which Node accepts and Go does not, are looked for with indexOf. Only text with whitespace takes the regex path.
+ * decodeBlob decodes `spec.resources`, refusing what is not standard base64 (EventError InvalidReport) by the same
+ * check as the schema's `format: byte` (decodeStdBase64: the decoded length tells invalid input, no scan of its own).
  */
 export function decodeBlob(resources: string): string {
-  const buf = Buffer.from(resources, 'base64');
-  const pad = resources.endsWith('==') ? 2 : resources.endsWith('=') ? 1 : 0;
-  const ok =
-    (resources.length % 4 === 0 && buf.length === (resources.length / 4) * 3 - pad && resources.indexOf('-') < 0 && resources.indexOf('_') < 0) ||
-    STD_BASE64_RE.test(resources.replace(/\s+/g, ''));
-  if (!ok) {
+  const buf = decodeStdBase64(resources);
+  if (!buf) {
     throw new EventError([issue('InvalidReport', 'EventReport spec.resources is not base64 (standard alphabet, padded): the agent writes it so; rewrite or delete the report')]);
   }
   return buf.toString('utf8');
