@@ -53,7 +53,7 @@ import { gvString, type SubresourceAction } from './resource.js';
 import { badRequest, invalid, methodNotAllowed, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
 import { clone, isPlainObject, type KubeObject, type Stored } from './types.js';
 import { runWithWebhooks } from './webhooks.js';
-import { filterEvent, type ChangeEvent, type Subscriber, type WatchEventType } from './watch.js';
+import { filterEvent, type ChangeEvent, type EventLine, type Subscriber, type WatchEventType } from './watch.js';
 
 /** VERSION_INFO is what /version reports (kubectl checks the skew against it). */
 export const VERSION_INFO = {
@@ -70,6 +70,8 @@ export const VERSION_INFO = {
 
 /** MAX_WATCH_BUFFER: a watcher that falls this far behind is closed, as kube closes slow watchers. */
 const MAX_WATCH_BUFFER = 32 * 1024 * 1024;
+/** Objects whose JSON is at least this long are written to watches in pieces (see EventLine). */
+const PIECEWISE_LINE_CHARS = 64 * 1024;
 /** BOOKMARK_INTERVAL_MS: how often watchers that allow bookmarks get one. */
 const BOOKMARK_INTERVAL_MS = 30_000;
 
@@ -213,7 +215,7 @@ function renderList(scope: Scope, r: ListResult, f: OutputFormat, url: URL): str
 export class HttpWatcher implements Subscriber {
   readonly storage: string;
   private ready = false;
-  private queue: string[] = [];
+  private queue: EventLine[] = [];
   private closed = false;
   private headersDone = false;
   private timers: NodeJS.Timeout[] = [];
@@ -243,8 +245,13 @@ export class HttpWatcher implements Subscriber {
     return `{"type":"${type}","object":${objJson}}\n`;
   }
 
+  /** eventLine is line() for a stored object's JSON, in pieces when it is large (see EventLine). */
+  private eventLine(type: WatchEventType, objJson: string): EventLine {
+    return objJson.length < PIECEWISE_LINE_CHARS ? this.line(type, objJson) : [`{"type":"${type}","object":`, objJson, '}\n'];
+  }
+
   /** render builds the event line for an object (cached per event for the plain JSON format). */
-  private render(type: WatchEventType, obj: KubeObject, ev: ChangeEvent | undefined): string {
+  private render(type: WatchEventType, obj: KubeObject, ev: ChangeEvent | undefined): EventLine {
     const f = this.format;
     if (f.kind === 'table') {
       const includeObject = query(this.url, 'includeObject') ?? 'Metadata';
@@ -253,26 +260,27 @@ export class HttpWatcher implements Subscriber {
       return this.line(type, t);
     }
     if (f.kind === 'partial') return this.line(type, partialMeta(outputObject(this.scope, obj), f.version));
-    if (!ev) return this.line(type, serialize(outputObject(this.scope, obj)));
+    if (!ev) return this.eventLine(type, serialize(outputObject(this.scope, obj)));
     const key = `${type}|${this.scope.desc.group}/${this.scope.version}`;
     const cache = (ev.cache ??= new Map());
     let text = cache.get(key);
     if (text === undefined) {
       const out = outputObject(this.scope, obj);
       const json = ev.cur && out === ev.cur.obj ? (ev.cur.json ?? (ev.cur.json = serialize(ev.cur.obj))) : serialize(out);
-      text = this.line(type, json);
+      text = this.eventLine(type, json);
       cache.set(key, text);
     }
     return text;
   }
 
-  private write(text: string): void {
+  private write(text: EventLine): void {
     if (this.closed) return;
     if (!this.ready) {
       this.queue.push(text);
       return;
     }
-    this.res.write(text);
+    if (typeof text === 'string') this.res.write(text);
+    else for (const piece of text) this.res.write(piece);
     if (this.res.writableLength > MAX_WATCH_BUFFER) this.close();
   }
 
@@ -308,8 +316,21 @@ export class HttpWatcher implements Subscriber {
   start(): void {
     if (this.closed) return;
     this.ready = true;
-    if (this.queue.length > 0) this.res.write(this.queue.join(''));
+    const queued = this.queue;
     this.queue = [];
+    if (queued.length === 0) return;
+    // Small lines go out together; a large one's pieces on their own (see EventLine).
+    const batch: string[] = [];
+    for (const text of queued) {
+      if (typeof text === 'string') {
+        batch.push(text);
+        continue;
+      }
+      if (batch.length > 0) this.res.write(batch.join(''));
+      batch.length = 0;
+      for (const piece of text) this.res.write(piece);
+    }
+    if (batch.length > 0) this.res.write(batch.join(''));
   }
 
   /** error sends a single ERROR event and ends the stream. */

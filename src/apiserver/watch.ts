@@ -15,9 +15,16 @@ export interface ChangeEvent {
   cur?: Stored;
   /** The object before the change (absent for ADDED). */
   prev?: Stored;
-  /** Renderings cached per output key (e.g. "json:v1"), shared by all subscribers. */
-  cache?: Map<string, string>;
+  /** Renderings cached per output key (e.g. "json:v1"), shared by all subscribers (see EventLine). */
+  cache?: Map<string, EventLine>;
 }
+
+/**
+ * EventLine is one watch event's line: a string, or the pieces of a large one. Joining the object's JSON with the
+ * line's head and tail would copy it into a new string, and a string above V8's 128 KiB regular-object size is a
+ * large-object allocation (an mmap and page faults each time); pieces are written to the socket one after the other.
+ */
+export type EventLine = string | readonly string[];
 
 /** deletedObject is the object a DELETED event carries: the last state with the deletion's resourceVersion. */
 export function deletedObject(ev: ChangeEvent): KubeObject {

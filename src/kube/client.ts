@@ -8,6 +8,7 @@ import { Discovery, groupVersionPath, type ResourceInfo } from './discovery.js';
 import { StatusError, isGone, isNotFound } from './errors.js';
 import { loadKubeConfig, type KubeConfigSource } from './kubeconfig.js';
 import { Transport, type Impersonation, type HttpRequest, type TransportOptions } from './transport.js';
+import { WatchLineDecoder } from './watch-lines.js';
 
 /** KubeObject is any Kubernetes object: apiVersion, kind, metadata and whatever else its kind has. */
 export type KubeObject = ApiKubeObject & { [field: string]: unknown };
@@ -410,50 +411,40 @@ export class KubeClient {
         else reject(err);
       };
     });
-    // Pieces of the line being received: a large event (an EventReport with collected resources) spans many chunks,
-    // and only the new chunk needs searching for its end.
-    const partial: string[] = [];
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => {
-      let from = 0;
-      let nl: number;
-      while ((nl = chunk.indexOf('\n', from)) >= 0) {
-        let line = chunk.slice(from, nl);
-        from = nl + 1;
-        if (partial.length > 0) {
-          partial.push(line);
-          line = partial.join('');
-          partial.length = 0;
-        }
-        if (stopped || line.trim() === '') continue;
-        let ev: { type?: string; object?: unknown };
-        try {
-          ev = JSON.parse(line) as typeof ev;
-        } catch (err) {
-          abort();
-          settle(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `malformed watch event from ${this.server}: ${line.slice(0, 200)}`, reason: 'InternalError', code: 500 }, { cause: err }));
-          return;
-        }
-        if (ev.type === 'ERROR') {
-          const st = ev.object as { code?: number; reason?: string; message?: string; details?: object };
-          abort();
-          settle(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: st?.message ?? 'watch error', reason: st?.reason ?? '', details: st?.details, code: st?.code ?? 500 }));
-          return;
-        }
-        const obj = ev.object as { apiVersion?: string; kind?: string };
-        if (ev.type !== 'BOOKMARK' && obj && typeof obj === 'object') {
-          obj.apiVersion ??= info.apiVersion;
-          obj.kind ??= info.kind;
-        }
-        try {
-          onEvent({ type: ev.type as WatchEventType, object: obj as T });
-        } catch (err) {
-          abort();
-          settle(err);
-          return;
-        }
+    // Lines are split and parsed from the bytes (see watch-lines.ts: large objects whose spec did not change are
+    // parsed without it).
+    const decoder = new WatchLineDecoder();
+    const onLine = (ev: { type?: string; object?: unknown }): boolean => {
+      if (stopped) return false;
+      if (ev.type === 'ERROR') {
+        const st = ev.object as { code?: number; reason?: string; message?: string; details?: object };
+        abort();
+        settle(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: st?.message ?? 'watch error', reason: st?.reason ?? '', details: st?.details, code: st?.code ?? 500 }));
+        return false;
       }
-      if (from < chunk.length) partial.push(from === 0 ? chunk : chunk.slice(from));
+      const obj = ev.object as { apiVersion?: string; kind?: string };
+      if (ev.type !== 'BOOKMARK' && obj && typeof obj === 'object') {
+        obj.apiVersion ??= info.apiVersion;
+        obj.kind ??= info.kind;
+      }
+      try {
+        onEvent({ type: ev.type as WatchEventType, object: obj as T });
+      } catch (err) {
+        abort();
+        settle(err);
+        return false;
+      }
+      return true;
+    };
+    response.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      try {
+        decoder.push(chunk, onLine);
+      } catch (err) {
+        const start = (err as { lineStart?: string }).lineStart ?? '';
+        abort();
+        settle(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `malformed watch event from ${this.server}: ${start}`, reason: 'InternalError', code: 500 }, { cause: err }));
+      }
     });
     response.once('end', () => settle());
     response.once('aborted', () => settle(this.transport.classify(Object.assign(new Error('watch connection lost'), { code: 'ECONNRESET' }))));
