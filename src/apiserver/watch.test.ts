@@ -97,3 +97,43 @@ test('a cluster whose history the shared budget dropped answers 410 to an old re
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('large objects reach watches whole: live events, replayed ones and status-only changes sharing the spec text', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ripple-large-watch-'));
+  const server = await startApiServer({ dataDir: dir, port: 0, clusters: ['c'] });
+  const client = createKubeClient({ yaml: server.kubeconfigYaml('c') }, { name: 'c' });
+  const gvk = { apiVersion: 'v1', kind: 'ConfigMap' };
+  // 150 KB of data: above the server's piecewise size and V8's 128 KiB regular string size; multi-byte characters.
+  const big = (n: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big${n}`, namespace: 'default' }, data: { blob: `é${n}`.repeat(50_000), small: 'ü' } });
+  try {
+    const before = (await client.list(gvk, { namespace: 'default' })).resourceVersion;
+    await client.create(big(1));
+    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'small', namespace: 'default' }, data: { a: 'b' } });
+    await client.create(big(2));
+    // Replayed from the window (queued until the watch starts), then live.
+    const events: WatchEvent[] = [];
+    let done!: () => void;
+    const enough = new Promise<void>((r) => (done = r));
+    const w = await client.watch(gvk, { namespace: 'default', resourceVersion: before, allowWatchBookmarks: false }, (ev) => {
+      events.push(ev);
+      if (events.length >= 5) done();
+    });
+    await client.patch({ ...gvk, namespace: 'default', name: 'big1' }, 'merge', { metadata: { labels: { x: 'y' } } });
+    await client.patch({ ...gvk, namespace: 'default', name: 'big1' }, 'merge', { data: { small: 'changed' } });
+    await Promise.race([enough, w.done]);
+    w.stop();
+    const got = await Promise.all(['big1', 'small', 'big2'].map((name) => client.get({ ...gvk, namespace: 'default', name })));
+    assert.deepEqual(
+      events.map((e) => [e.type, e.object.metadata!.name]),
+      [['ADDED', 'big1'], ['ADDED', 'small'], ['ADDED', 'big2'], ['MODIFIED', 'big1'], ['MODIFIED', 'big1']],
+    );
+    assert.deepEqual(events[4]!.object, got[0]);
+    assert.deepEqual(events[1]!.object, got[1]);
+    assert.deepEqual(events[2]!.object, got[2]);
+    assert.deepEqual((events[3]!.object as unknown as { data: object }).data, big(1).data);
+  } finally {
+    client.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
