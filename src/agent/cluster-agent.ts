@@ -228,7 +228,7 @@ class InClusterAgent implements ClusterAgent {
         reportOf: (es) => ({ namespace: id.clusterNamespace, name: managementReportName(id, es) }),
         republish: (es) => {
           const last = this.detector.lastContent(es);
-          if (last) this.onReport({ content: last, hash: '' });
+          if (last) this.onReport({ content: last });
         },
       });
       this.cloudEvents.start();

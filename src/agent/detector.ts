@@ -30,12 +30,11 @@ import { compileEventSource, gvkKey, type CompiledEventSource, type GroupVersion
 import { silentLogger, type Logger } from '../obs/index.js';
 import { managedUser, tenantOf, type TenantResolution } from '../tenancy/index.js';
 import type { AgentMetrics } from './metrics.js';
-import { encodeResourceDocument, joinEncodedDocuments, objectReferenceOf, contentHash, type ReportContent } from './report.js';
+import { encodeResourceDocument, joinEncodedDocuments, objectReferenceOf, sameContent, type ReportContent } from './report.js';
 
 /** ReportUpdate is new content for one EventSource, with when the first change behind it was seen. */
 export interface ReportUpdate {
   content: ReportContent;
-  hash: string;
   /** performance.now() of the earliest informer event that led to this content (absent for spec-driven updates). */
   since?: number;
 }
@@ -114,8 +113,10 @@ interface SourceState {
   lastAggregate?: Record<string, unknown>[];
   needFull: boolean;
   dirty: boolean;
-  lastHash?: string;
-  /** The last content reported (to report it again with other failures merged, e.g. CloudEvent subscription). */
+  /**
+   * The last content reported: a new evaluation reports only when it differs; reported again with other failures
+   * merged (e.g. CloudEvent subscription). Undefined until the first evaluation.
+   */
   lastContent?: ReportContent;
   since?: number;
   /** The tenant user whose list rights limit what this EventSource sees (undefined: the platform admin). */
@@ -182,7 +183,7 @@ export class ClusterDetector {
 
   /** isReady says whether the report of an EventSource has been computed at least once. */
   isReady(name: string): boolean {
-    return this.sources.get(name)?.lastHash !== undefined;
+    return this.sources.get(name)?.lastContent !== undefined;
   }
 
   /** health summarises the informers (for unreachable-cluster reporting). */
@@ -195,7 +196,7 @@ export class ClusterDetector {
       if (state === 'backoff' && w.sub.informer.stats.failures > 0) failing++;
     }
     let ready = 0;
-    for (const s of this.sources.values()) if (s.lastHash !== undefined) ready++;
+    for (const s of this.sources.values()) if (s.lastContent !== undefined) ready++;
     return { informers: this.watches.size, notReady, failing, ready, sources: this.sources.size };
   }
 
@@ -232,7 +233,6 @@ export class ClusterDetector {
       compileProblems: [...compiled.diagnostics.map((d) => formatDiagnostic(d)), ...(tenancy.kind === 'invalid' ? [`tenant labels: ${tenancy.message}; this EventSource sees nothing`] : [])],
       needFull: true,
       dirty: true,
-      lastHash: prev?.lastHash,
       lastContent: prev?.lastContent,
       lastAggregate: prev?.lastAggregate,
     };
@@ -528,14 +528,12 @@ export class ClusterDetector {
     const blob = docs ? joinEncodedDocuments(docs) : undefined;
     if (blob) content.resources = blob;
     if (problems.length > 0) content.failureMessage = summarize(st.name, problems);
-    const hash = contentHash(content);
     const since = st.since;
     st.since = undefined;
-    if (hash === st.lastHash) return;
-    st.lastHash = hash;
+    if (st.lastContent && sameContent(content, st.lastContent)) return;
     st.lastContent = content;
     if (problems.length > 0) this.log.warn({ eventSource: st.name, failure: content.failureMessage }, 'EventSource evaluation failed');
-    this.options.onReport(since === undefined ? { content, hash } : { content, hash, since });
+    this.options.onReport(since === undefined ? { content } : { content, since });
   }
 }
 

@@ -8,7 +8,7 @@ export {
   buildManagedReport,
   buildManagementReport,
   contentFromManagedReport,
-  contentHash,
+  sameContent,
   decodeEventReportResources,
   encodeEventReportResources,
   encodeResourceDocument,

@@ -489,7 +489,7 @@ class Manager implements AgentManager {
         reportOf: (es) => ({ namespace: rt.identity.clusterNamespace, name: managementReportName(rt.identity, es) }),
         republish: (es) => {
           const last = rt.detector?.lastContent(es);
-          if (last && !rt.stopped && rt.wanted.has(es)) this.onDetectorReport(rt, { content: last, hash: "" });
+          if (last && !rt.stopped && rt.wanted.has(es)) this.onDetectorReport(rt, { content: last });
         },
       });
       rt.cloudEvents.start();

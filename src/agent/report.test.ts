@@ -12,7 +12,7 @@ import {
   buildManagedReport,
   buildManagementReport,
   contentFromManagedReport,
-  contentHash,
+  sameContent,
   decodeEventReportResources,
   encodeEventReportResources,
   objectReferenceOf,
@@ -112,7 +112,7 @@ test('management and managed copies carry Sveltos names, labels and fields', () 
   assert.equal(managed.spec.clusterName, '');
   assert.deepEqual(managed.status, { failureMessage: 'boom' });
   const back = contentFromManagedReport(managed);
-  assert.equal(contentHash(back), contentHash({ ...content, failureMessage: 'boom' }));
+  assert.ok(sameContent(back, { ...content, failureMessage: 'boom' }));
   const failed = buildManagementReport({ clusterNamespace: 'fleet', clusterName: 'edge-1', clusterType: 'Sveltos' }, back);
   assert.equal(failed.metadata.name, 'sveltos--sveltos-service--edge-1');
   assert.deepEqual(failed.metadata.annotations, { [EVALUATION_FAILURE_ANNOTATION]: 'boom' });
@@ -120,4 +120,27 @@ test('management and managed copies carry Sveltos names, labels and fields', () 
 
 test('objectReferenceOf omits empty fields (cluster-scoped objects have no namespace)', () => {
   assert.deepEqual(objectReferenceOf({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'eng' } }), { apiVersion: 'v1', kind: 'Namespace', name: 'eng' });
+});
+
+test('sameContent: equal contents in different objects are the same; any field that differs is not', () => {
+  const ref = (name: string) => ({ apiVersion: 'v1', kind: 'Service', namespace: 'default', name });
+  const base = { eventSourceName: 'es', matchingResources: [ref('a'), ref('b')], resources: 'QUJD', failureMessage: 'x' };
+  const copy = JSON.parse(JSON.stringify(base)) as typeof base;
+  assert.ok(sameContent(base, copy));
+  assert.ok(sameContent({ eventSourceName: 'es', matchingResources: [] }, { eventSourceName: 'es', matchingResources: [] }));
+  const differing = [
+    { ...copy, eventSourceName: 'other' },
+    { ...copy, resources: 'QUJE' },
+    { ...copy, resources: undefined },
+    { ...copy, failureMessage: undefined },
+    { ...copy, matchingResources: [ref('a')] },
+    { ...copy, matchingResources: [ref('a'), ref('c')] },
+    { ...copy, matchingResources: [ref('b'), ref('a')] },
+    { ...copy, matchingResources: [ref('a'), { kind: 'Service', namespace: 'default', name: 'b' }] },
+    { ...copy, matchingResources: [ref('a'), { ...ref('b'), apiVersion: 'v2' }] },
+  ];
+  for (const d of differing) {
+    assert.equal(sameContent(base, d), false, JSON.stringify(d));
+    assert.equal(sameContent(d, base), false, JSON.stringify(d));
+  }
 });

@@ -4,7 +4,6 @@
 // (cluster namespace, `<clustertype lowercased>--<eventsource>--<cluster>`, Sveltos' labels). Pure.
 // Go: sveltos-agent pkg/evaluation/eventsource_evaluation.go (getEventMatchingResources, marshalSliceOfUnstructured,
 // getEventReport, sendEventReport); libsveltos api/v1beta1 eventreport_type.go (GetEventReportName/Labels).
-import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { Labels, SVELTOS_NAMESPACE, eventReportName, type ClusterType, type ObjectReference } from '../api/index.js';
 import { goJSONMarshal } from './go-json.js';
@@ -233,15 +232,23 @@ export function contentFromManagedReport(r: Pick<ReportObject, 'spec' | 'status'
   return c;
 }
 
-/** contentHash hashes content for "write only on change" comparisons. */
-export function contentHash(content: ReportContent): string {
-  const h = createHash('sha256');
-  h.update(content.eventSourceName);
-  h.update('\0');
-  h.update(goJSONMarshal(content.matchingResources));
-  h.update('\0');
-  h.update(content.resources ?? '');
-  h.update('\0');
-  h.update(content.failureMessage ?? '');
-  return h.digest('base64url');
+/**
+ * sameContent says whether two contents are equal (what the agent would write for them is the same). Comparing the
+ * strings costs a memory compare (hashing them, as before, cost a pass of SHA-256 over the collected resources).
+ */
+export function sameContent(a: ReportContent, b: ReportContent): boolean {
+  if (a === b) return true;
+  if (a.eventSourceName !== b.eventSourceName || a.resources !== b.resources || a.failureMessage !== b.failureMessage) return false;
+  const ra = a.matchingResources;
+  const rb = b.matchingResources;
+  if (ra.length !== rb.length) return false;
+  for (let i = 0; i < ra.length; i++) {
+    const x = ra[i]!;
+    const y = rb[i]!;
+    if (x === y) continue;
+    const kx = Object.keys(x) as (keyof ObjectReference)[];
+    if (kx.length !== Object.keys(y).length) return false;
+    for (const k of kx) if (x[k] !== y[k]) return false;
+  }
+  return true;
 }
