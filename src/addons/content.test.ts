@@ -1,7 +1,7 @@
 // content.test.ts: ConfigMap/Secret data → objects, as addon-controller's CustomSplit reads it.
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { decodeSecretData, splitPolicyText } from './content.js';
+import { decodeSecretData, splitByDocumentForTests, splitPolicyText } from './content.js';
 
 const ns = (name: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n`;
 
@@ -50,4 +50,39 @@ test('Secret data is base64 text', () => {
   assert.deepEqual(decodeSecretData({ a: Buffer.from(ns('s')).toString('base64') }), { ok: true, data: { a: ns('s') } });
   assert.deepEqual(decodeSecretData({ a: '***' }), { ok: false, message: 'key a: data is not base64' });
   assert.deepEqual(decodeSecretData(undefined), { ok: true, data: {} });
+});
+
+test('one parse of the stream gives what parsing document by document gives', () => {
+  const texts = [
+    `${ns('a')}---\n${ns('b')}`,
+    '%YAML 1.1\n---\n' + ns('directive'),
+    'base: &b\n  apiVersion: v1\n  kind: Namespace\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: m, labels: &l {x: "1"}}\ndata: {<<: *l, y: 0x1F, t: 2001-12-14t21:59:43.10-05:00, f: 1e3, e: e1, k: ~}\n',
+    'apiVersion: v1\nkind: ConfigMap\nmetadata: &m\n  name: m2\ndata: {<<: [{a: "1"}, {b: "2"}], c: "3"}\n',
+    // An alias to another document's anchor: YAML anchors are per document, so neither reading resolves it.
+    'apiVersion: v1\nkind: ConfigMap\nmetadata: &m\n  name: m3\n---\nkind: ConfigMap\napiVersion: v1\nmetadata: *m\n',
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dup\ndata:\n  a: "1"\n  a: "2"\n',
+    `- |\n  ${ns('s').trimEnd().replace(/\n/g, '\n  ')}\n- |\n  not: [valid\n`,
+    `- |\n  ${ns('s').trimEnd().replace(/\n/g, '\n  ')}\n`,
+    '---\n---\n' + ns('after-empty') + '...\n',
+    'replicaCount: 2\n',
+    'a: .nan\n',
+    `${ns('x')}---\nkind: [\n`,
+    'a: b: c\n',
+    'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: 1}\n',
+  ];
+  for (const text of texts) assert.deepEqual(splitPolicyText(text), splitByDocumentForTests(text), text);
+  const dup = splitPolicyText(texts.find((t) => t.includes('name: dup'))!);
+  assert.ok(dup.ok && (dup.objects[0].data as Record<string, string>).a === '2', 'the last of repeated keys wins, as in yaml.v2');
+  const merged = splitPolicyText(texts.find((t) => t.includes('name: m2'))!);
+  assert.ok(merged.ok, JSON.stringify(merged));
+  assert.deepEqual({ ...merged.objects[0].data }, { a: '1', b: '2', c: '3' });
+});
+
+test('what is not YAML says so (invalidYAML); YAML that is not objects does not', () => {
+  for (const bad of ['a: [1, 2\n', 'a: b: c\n', 'x: 1\n---\nkind: [\n', 'a: .nan\n']) {
+    const r = splitPolicyText(bad);
+    assert.ok(!r.ok && r.invalidYAML === true, `${bad}: ${JSON.stringify(r)}`);
+  }
+  const values = splitPolicyText('replicaCount: 2\nimage:\n  tag: v1\n');
+  assert.ok(!values.ok && values.invalidYAML === undefined, JSON.stringify(values));
 });

@@ -3,11 +3,11 @@
 // documents ignored; YAML 1.1 scalars decoded like sigs.k8s.io/yaml. Pure.
 // Go: libsveltos lib/deployer/applier.go CustomSplit, GetUnstructured
 import { parseAllDocuments } from 'yaml';
-import { parseYamlSigs, YAMLError } from '../funcs/index.js';
+import { parseYamlSigs, sigsDocumentValue, SIGS_YAML_OPTIONS, YAMLError } from '../funcs/index.js';
 import type { KubeObject } from '../kube/index.js';
 
-/** SplitResult is the objects of one text, or why it cannot be read. */
-export type SplitResult = { ok: true; objects: KubeObject[] } | { ok: false; message: string };
+/** SplitResult is the objects of one text, or why it cannot be read (invalidYAML: the text is not YAML at all). */
+export type SplitResult = { ok: true; objects: KubeObject[] } | { ok: false; message: string; invalidYAML?: true };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -60,6 +60,23 @@ export function splitPolicyText(text: string): SplitResult {
 function splitUncached(text: string): SplitResult {
   // Go: removeCommentsAndEmptyLines — nothing but comments means nothing to deploy.
   if (text.split('\n').every((l) => /^\s*(#.*)?$/.test(l))) return { ok: true, objects: [] };
+  // One parse of the stream gives each document's value (what parseOne would give for its text). A stream with
+  // errors takes the document-by-document path, whose messages name them the way addon-controller's do.
+  const docs = parseAllDocuments(text, SIGS_YAML_OPTIONS);
+  const list = Array.isArray(docs) ? docs : [docs];
+  if (list.some((d) => d.errors.length > 0)) return splitByDocument(text);
+  try {
+    return objectsOf(list.map((doc) => sigsDocumentValue(doc)));
+  } catch (err) {
+    if (err instanceof YAMLError) return { ok: false, message: `invalid YAML: ${err.message}`, invalidYAML: true };
+    throw err;
+  }
+}
+
+/** splitByDocumentForTests is the document-by-document reading, which the one-parse reading must equal. */
+export const splitByDocumentForTests = (text: string): SplitResult => splitByDocument(text);
+
+function splitByDocument(text: string): SplitResult {
   const values: unknown[] = [];
   try {
     const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false, prettyErrors: false });
@@ -69,24 +86,33 @@ function splitUncached(text: string): SplitResult {
       if (doc.errors.length > 0) {
         const err = doc.errors[0];
         const line = text.slice(0, err.pos[0]).split('\n').length;
-        return { ok: false, message: `invalid YAML at line ${line}: ${err.message.split('\n')[0]}` };
+        return { ok: false, message: `invalid YAML at line ${line}: ${err.message.split('\n')[0]}`, invalidYAML: true };
       }
       const [start, , end] = doc.range;
-      const value = parseOne(text.slice(start, end));
-      if (value === null || value === undefined) continue;
-      if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')) {
-        // A YAML list of strings, each string one resource.
-        for (const s of value as string[]) {
-          const v = parseOne(s);
-          if (v !== null && v !== undefined) values.push(v);
-        }
-        continue;
-      }
-      values.push(value);
+      values.push(parseOne(text.slice(start, end)));
     }
+    return objectsOf(values);
   } catch (err) {
-    if (err instanceof YAMLError) return { ok: false, message: `invalid YAML: ${err.message}` };
+    if (err instanceof YAMLError) return { ok: false, message: `invalid YAML: ${err.message}`, invalidYAML: true };
     throw err;
+  }
+}
+
+// objectsOf checks the documents' values: a YAML list of strings holds one object per string; empty documents are
+// skipped; anything else must be a Kubernetes object. Throws YAMLError (a string that is not YAML).
+function objectsOf(docValues: unknown[]): SplitResult {
+  const values: unknown[] = [];
+  for (const value of docValues) {
+    if (value === null || value === undefined) continue;
+    if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')) {
+      // A YAML list of strings, each string one resource.
+      for (const s of value as string[]) {
+        const v = parseOne(s);
+        if (v !== null && v !== undefined) values.push(v);
+      }
+      continue;
+    }
+    values.push(value);
   }
   const objects: KubeObject[] = [];
   for (let i = 0; i < values.length; i++) {

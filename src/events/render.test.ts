@@ -266,6 +266,19 @@ describe('policyRefs', () => {
     assert.match(issueOf(ry), /InvalidYAML: policyRefs\[0\]: ConfigMap default\/y data "a.yaml": invalid YAML after rendering at line \d+, column \d+/);
   });
 
+  test('rendered content passes the YAML check exactly when the deployer can read it as YAML', () => {
+    const ok = (data: Record<string, string>) => {
+      const c = cm('c', data, { 'projectsveltos.io/instantiate': 'true' });
+      const r = render({ oneForEvent: true, policyRefs: [{ kind: 'ConfigMap', namespace: 'default', name: 'c' }] }, [c], [svc('a')]);
+      return r.events.every((e) => e.issues.length === 0) ? 'ok' : issueOf(r);
+    };
+    // Repeated keys: yaml.v2 (and so the deployer) keeps the last; not an error.
+    assert.equal(ok({ 'a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}\ndata:\n  k: "1"\n  k: "2"\n' }), 'ok');
+    // YAML that is not Kubernetes objects (Helm values): the deployer says what is wrong with it, not this check.
+    assert.equal(ok({ 'values.yaml': 'replicaCount: 2\nname: {{ .Resource.metadata.name }}\n' }), 'ok');
+    assert.match(ok({ 'a.yaml': 'a: b: {{ .Resource.metadata.name }}\n' }), /InvalidYAML: .*invalid YAML after rendering at line 1, column \d+/);
+  });
+
   test('helm valuesFrom with instantiate is rendered; a missing one is kept as is', () => {
     const v = cm('vals', { 'values.yaml': 'name: {{ .Resource.metadata.name }}' }, { 'projectsveltos.io/instantiate': 'true' });
     const r = render(

@@ -25,6 +25,8 @@ import {
   type PolicyRef,
   type TemplateResourceRef,
 } from '../api/index.js';
+import { splitPolicyText } from '../addons/index.js';
+import { SIGS_YAML_OPTIONS } from '../funcs/index.js';
 import { decodeJSON, isGoMap, parseCached, TemplateError, type ExecBudget, type FuncMap, type GoMap, type GoValue } from '../gotemplate/index.js';
 import { EventError, issue, type EventIssue } from './errors.js';
 import {
@@ -487,16 +489,20 @@ function checkSecretType(where: string, src: SourceObject): void {
 const validYAML = new Set<string>();
 const VALID_YAML_LIMIT = 4096;
 
-/** checkYAML fails when rendered content is not YAML (the deployer would fail on it later, far from the cause). */
+/**
+ * checkYAML fails when rendered content is not YAML (the deployer would fail on it later, far from the cause). It reads
+ * the text as the deployer does (splitPolicyText, cached by text: in one process the deployer then parses nothing);
+ * content that is YAML but not Kubernetes objects (Helm values) passes.
+ */
 function checkYAML(where: string, text: string): void {
   if (validYAML.has(text)) return;
-  for (const doc of parseAllDocuments(text)) {
-    const err = doc.errors[0];
-    if (err) {
-      const pos = err.linePos?.[0];
-      const at = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
-      throw fail('InvalidYAML', `${where}: invalid YAML after rendering${at}: ${err.message.split('\n')[0]}`);
-    }
+  const split = splitPolicyText(text);
+  if (!split.ok && split.invalidYAML) {
+    // Errors are rare: parse again for the line and column.
+    const err = parseAllDocuments(text, { ...SIGS_YAML_OPTIONS, prettyErrors: true }).find((d) => d.errors.length > 0)?.errors[0];
+    const pos = err?.linePos?.[0];
+    const at = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
+    throw fail('InvalidYAML', `${where}: invalid YAML after rendering${at}: ${err ? err.message.split('\n')[0] : split.message}`);
   }
   if (validYAML.size >= VALID_YAML_LIMIT) validYAML.delete(validYAML.values().next().value as string);
   validYAML.add(text);

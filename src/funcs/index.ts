@@ -3,7 +3,7 @@ export { helmFuncMap, sprigFuncMap, sveltosFuncMap, eventFuncMap, addonFuncMap, 
 export type { FuncOptions, Clock, RandomSource, HostResolver } from './options.js';
 export { DEFAULT_MAX_LIST_LENGTH, DEFAULT_MAX_STRING_LENGTH } from './options.js';
 export { base64Decode, base32Decode } from './encoding.js';
-export { toYamlSigs, toYamlV3, parseYamlSigs, YAMLError } from './yaml.js';
+export { toYamlSigs, toYamlV3, parseYamlSigs, sigsDocumentValue, SIGS_YAML_OPTIONS, YAMLError } from './yaml.js';
 export { renderClusterTemplate, type ClusterTemplateData } from './cluster-template.js';
 export { renderCaseLine, renderCase, formatCaseResult, type CaseResult, type CaseRunOptions, type OracleCase } from './oracle-case.js';
 export { defineFunc, goError } from './define.js';

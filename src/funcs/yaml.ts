@@ -188,12 +188,23 @@ export function toYamlV3(v: GoValue, indent?: number): string {
 // ---------------------------------------------------------------------------------------------------------------
 // sigs.k8s.io/yaml Unmarshal: YAML 1.1 (yaml.v2 semantics) converted to JSON values.
 
+/** SIGS_YAML_OPTIONS are the `yaml` package's options parseYamlSigs parses with: YAML 1.1, repeated keys, merge keys. */
+export const SIGS_YAML_OPTIONS = { version: '1.1', uniqueKeys: false, merge: true, prettyErrors: false } as const;
+
+/**
+ * sigsDocumentValue is parseYamlSigs' value of a document parsed with SIGS_YAML_OPTIONS that has no errors (for
+ * callers that parsed a stream already and need each document's value); throws YAMLError.
+ */
+export function sigsDocumentValue(doc: Document.Parsed): GoValue {
+  return convertNode(doc.contents as YNode | null, doc);
+}
+
 /** parseYamlSigs decodes the first YAML document the way sigs.k8s.io/yaml.Unmarshal does into interface{}. */
 export function parseYamlSigs(text: string): GoValue {
   // yaml.v2 decodes only the first document of a stream.
   let doc: Document.Parsed | undefined;
   try {
-    const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false, merge: true, prettyErrors: false });
+    const docs = parseAllDocuments(text, SIGS_YAML_OPTIONS);
     doc = Array.isArray(docs) ? docs[0] : undefined;
   } catch (e) {
     throw new YAMLError(`error converting YAML to JSON: yaml: ${(e as Error).message}`);
@@ -206,7 +217,7 @@ export function parseYamlSigs(text: string): GoValue {
     const msg = v2?.msg ?? err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
     throw new YAMLError(`error converting YAML to JSON: yaml: ${line !== undefined ? `line ${line}: ` : ''}${msg}`);
   }
-  return convertNode(doc.contents as YNode | null, doc);
+  return sigsDocumentValue(doc);
 }
 
 const lineAt = (text: string, pos: number) => text.slice(0, pos).split('\n').length;
