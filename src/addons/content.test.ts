@@ -75,7 +75,7 @@ test('one parse of the stream gives what parsing document by document gives', ()
   assert.ok(dup.ok && (dup.objects[0].data as Record<string, string>).a === '2', 'the last of repeated keys wins, as in yaml.v2');
   const merged = splitPolicyText(texts.find((t) => t.includes('name: m2'))!);
   assert.ok(merged.ok, JSON.stringify(merged));
-  assert.deepEqual({ ...merged.objects[0].data }, { a: '1', b: '2', c: '3' });
+  assert.deepEqual({ ...(merged.objects[0].data as object) }, { a: '1', b: '2', c: '3' });
 });
 
 test('what is not YAML says so (invalidYAML); YAML that is not objects does not', () => {

@@ -132,6 +132,7 @@ const serviceName = (i: number) => `svc-${String(i).padStart(3, '0')}`;
 class Churn {
   private readonly rand = prng(0x5eed);
   private readonly busy = new Set<string>();
+  private waiting: (() => void)[] = [];
   private readonly ports = new Map<string, number>();
   private next = 20_000;
 
@@ -140,11 +141,22 @@ class Churn {
     private readonly services: number,
   ) {}
 
-  pick(): { cluster: string; service: string } {
+  /**
+   * pick chooses a Service no event is in flight for; when every Service of the fleet has one in flight (more workers
+   * or a higher rate than a small fleet has Services), it waits for one to finish instead of spinning. The Service is
+   * reserved until change() for it ends.
+   */
+  async pick(): Promise<{ cluster: string; service: string }> {
+    while (this.busy.size >= this.f.clusters.length * this.services) await new Promise<void>((r) => this.waiting.push(r));
     for (;;) {
       const cluster = this.f.clusters[Math.floor(this.rand() * this.f.clusters.length)];
       const service = serviceName(Math.floor(this.rand() * this.services));
-      if (!this.busy.has(`${cluster}/${service}`)) return { cluster, service };
+      // Reserved at once: another worker picks while this one has not called change() yet.
+      const key = `${cluster}/${service}`;
+      if (!this.busy.has(key)) {
+        this.busy.add(key);
+        return { cluster, service };
+      }
     }
   }
 
@@ -167,6 +179,7 @@ class Churn {
       return { start, written, seen: await seen };
     } finally {
       this.busy.delete(key);
+      this.waiting.shift()?.();
     }
   }
 }
@@ -196,7 +209,7 @@ async function openLoop(churn: Churn, rate: number, seconds: number, timeoutMs: 
     const due = l0 + (k * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
-    const { cluster, service } = churn.pick();
+    const { cluster, service } = await churn.pick();
     pending.push(
       churn.change(cluster, service, timeoutMs).then((r) => {
         if (r.seen === undefined) timedOut++;
@@ -370,7 +383,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const ns = await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']);
     const cpuSingle = process.cpuUsage();
     for (let k = 0; k < cfg.samples; k++) {
-      const { cluster, service } = churn.pick();
+      const { cluster, service } = await churn.pick();
       probes.arm(cluster, service);
       const r = await churn.change(cluster, service, cfg.eventTimeoutMs);
       if (r.seen === undefined) {
@@ -462,7 +475,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       Array.from({ length: cfg.churnWorkers }, async () => {
         while (issued < cfg.churnEvents && performance.now() - ch0 < cfg.churnSeconds * 1000) {
           issued++;
-          const { cluster, service } = churn.pick();
+          const { cluster, service } = await churn.pick();
           const r = await churn.change(cluster, service, cfg.eventTimeoutMs);
           if (r.seen === undefined) churnTimedOut++;
           else churnLat.push(r.seen - r.start);
