@@ -8,3 +8,4 @@ export { StatusError, isStatusError, type Status, type StatusReason, type Status
 export { prepareDataDir, createPrivateFile, DATA_DIR_MODE, DATA_FILE_MODE } from './data-dir.js';
 export type { UserInfo } from './auth/rules.js';
 export { API_AUDIENCE } from './auth/tokens.js';
+export { threadCpuMs } from './thread-cpu.js';

@@ -144,6 +144,8 @@ export interface ApiServer {
   /** The same server's heap, read on its own thread (process.memoryUsage() there sees only the caller's heap), and a
    * heap snapshot of that thread written to a file (diagnostics: the fleet bench). */
   threadMemory?(collect?: boolean): Promise<ThreadMemory>;
+  /** threadCpuMs (a server on its own thread): that thread's CPU time in ms, read there (Linux; else undefined). */
+  threadCpuMs?(): Promise<number | undefined>;
   writeHeapSnapshot?(file: string): Promise<string>;
 }
 

@@ -10,6 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from './cluster.js';
 import { PARSE_STATS } from './parsed.js';
+import { threadCpuMs } from './thread-cpu.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './server.js';
 import type { ThreadCall, ThreadInit, ThreadMessage, ThreadState, WireError } from './thread.js';
 
@@ -112,6 +113,8 @@ async function answer(server: ApiServer, call: ThreadCall): Promise<unknown> {
     }
     case 'heapSnapshot':
       return writeHeapSnapshot(call.args[0]);
+    case 'cpu':
+      return threadCpuMs();
     case 'stop': {
       await server.stop();
       const profile = await profiler.stop();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { createKubeClient } from '../kube/index.js';
-import { startApiServerThread } from './index.js';
+import { startApiServerThread, threadCpuMs } from './index.js';
 
 const run = promisify(execFile);
 
@@ -90,6 +90,25 @@ test("the worker thread reports its own heap (live after a collection) and the r
       const m = await server.threadMemory(true);
       assert.ok(m.heapUsed > 0 && m.heapUsed <= m.heapTotal && m.heapTotal <= m.heapLimit, JSON.stringify(m));
       assert.deepEqual(Object.keys(m.reparses ?? {}).sort(), ['chars', 'count', 'ms']);
+      // Its CPU time is its own: the worker's counter moves with work done there, not with this thread's.
+      if (process.platform === 'linux') {
+        assert.ok(server.threadCpuMs);
+        const before = await server.threadCpuMs();
+        const mainBefore = threadCpuMs()!;
+        const spin = performance.now();
+        while (performance.now() - spin < 200);
+        const mainSpun = threadCpuMs()! - mainBefore;
+        const workerMeanwhile = (await server.threadCpuMs())! - before!;
+        assert.ok(workerMeanwhile < mainSpun, `the worker (${workerMeanwhile} ms) did not count this thread's spin (${mainSpun} ms)`);
+        const client = createKubeClient({ yaml: server.kubeconfigYaml('mgmt') }, { name: 'mgmt' });
+        try {
+          const busy0 = (await server.threadCpuMs())!;
+          for (let i = 0; i < 200; i++) await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' }, data: { i: String(i) } });
+          assert.ok((await server.threadCpuMs())! > busy0, 'the worker counted the writes it served');
+        } finally {
+          client.close();
+        }
+      }
     } finally {
       await server.stop();
     }

@@ -40,6 +40,7 @@ export type ThreadCall =
   | { id: number; method: 'profileStart'; args: [number | undefined] }
   | { id: number; method: 'profileStop'; args: [] }
   | { id: number; method: 'memory'; args: [boolean] }
+  | { id: number; method: 'cpu'; args: [] }
   | { id: number; method: 'heapSnapshot'; args: [string] }
   | { id: number; method: 'stop'; args: [] };
 
@@ -176,6 +177,14 @@ class ThreadApiServer implements ApiServer {
   /** threadMemory reads the worker thread's heap statistics on that thread (after a full GC when collect is set). */
   threadMemory(collect = false): Promise<ThreadMemory> {
     return this.call({ id: 0, method: 'memory', args: [collect] }) as Promise<ThreadMemory>;
+  }
+
+  /**
+   * threadCpuMs is the CPU time the worker thread has used since it started, in ms (Linux: /proc/thread-self/schedstat,
+   * read on that thread); undefined where the system does not tell.
+   */
+  threadCpuMs(): Promise<number | undefined> {
+    return this.call({ id: 0, method: 'cpu', args: [] }) as Promise<number | undefined>;
   }
 
   /** writeHeapSnapshot writes a heap snapshot of the worker thread to file and returns its path. */

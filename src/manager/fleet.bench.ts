@@ -28,7 +28,7 @@
 // threads once the cold converge has settled. `npm run bench` runs this bench compiled, as dist/ is (RIPPLE_BENCH_FROM=sources
 // runs it through tsx, for profiles naming src/ files; config.code says which).
 import { enableWriteAccounting, errorMessage, type KubeClient } from '../kube/index.js';
-import type { RequestCounts } from '../apiserver/index.js';
+import { threadCpuMs, type RequestCounts } from '../apiserver/index.js';
 import { SVELTOS_NAMESPACE } from './bootstrap.js';
 import { loadavg } from 'node:os';
 import { apiServerThread, writeHeapSnapshots, MemorySampler, PhaseProfiler, StageProbes, scenarioObjects, serviceObject, startFleet, BENCH_NS, type Fleet, type Observed } from './fleet-harness.js';
@@ -381,6 +381,9 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const rs = await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']);
     const req0 = await fleet.embedded.server.requestCounts();
     const ns = await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']);
+    const server = fleet.embedded.server;
+    const apiCpu0 = await server.threadCpuMs?.();
+    const mainCpu0 = threadCpuMs();
     const cpuSingle = process.cpuUsage();
     for (let k = 0; k < cfg.samples; k++) {
       const { cluster, service } = await churn.pick();
@@ -400,6 +403,8 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       }
     }
     const singleCpu = cpuMs(cpuSingle);
+    const mainCpu1 = threadCpuMs();
+    const apiCpu1 = await server.threadCpuMs?.();
     const req1 = await fleet.embedded.server.requestCounts();
     const singleReconciles = delta(rs, await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']));
     const singleNoops = delta(ns, await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']));
@@ -410,6 +415,10 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       timedOut,
       // Process CPU (all threads) per event, one event at a time: what one Service change costs the whole pipeline.
       cpuMsPerEvent: Math.round((singleCpu / Math.max(1, cfg.samples)) * 10) / 10,
+      // Of that, the API server's thread (storage, validation, server-side apply, watch fan-out) and the main thread
+      // (the control plane and the bench's own clients); the rest is V8's GC helpers and libuv's pool (Linux only).
+      ...(apiCpu0 !== undefined && apiCpu1 !== undefined ? { apiServerCpuMsPerEvent: Math.round(((apiCpu1 - apiCpu0) / Math.max(1, cfg.samples)) * 10) / 10 } : {}),
+      ...(mainCpu0 !== undefined && mainCpu1 !== undefined ? { mainThreadCpuMsPerEvent: Math.round(((mainCpu1 - mainCpu0) / Math.max(1, cfg.samples)) * 10) / 10 } : {}),
       fromWriteReturned: stats(afterWrite),
       // Where the time goes (management-cluster watches): agent (Service → EventReport written), event manager
       // (→ instantiated ConfigMap written), add-on deployer (→ add-on in the managed cluster), p50/p99 each.
