@@ -7,7 +7,8 @@ export interface FleetRun {
   clusters: number;
   services: number;
   coldConvergeMs?: number;
-  single?: { p50?: number; p99?: number; cpuMsPerEvent?: number };
+  /** cpuMsPerEvent: the process; of it, the API server's thread and the main thread (when the bench could tell). */
+  single?: { p50?: number; p99?: number; cpuMsPerEvent?: number; apiServerCpuMsPerEvent?: number; mainThreadCpuMsPerEvent?: number };
   withdraw?: { p50?: number; p99?: number };
   churnPerSec?: number;
   load?: { ratePerSec?: number; achievedPerSec?: number; p50?: number; p99?: number };
@@ -24,6 +25,13 @@ type Rec = Record<string, unknown>;
 const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
+/** threadSplit is ` (API server / main)` of a run's CPU per event, when the bench measured it. */
+function threadSplit(r: FleetRun): string {
+  const a = r.single?.apiServerCpuMsPerEvent;
+  const m = r.single?.mainThreadCpuMsPerEvent;
+  return a === undefined || m === undefined ? '' : ` (${a.toFixed(1)} / ${m.toFixed(1)})`;
+}
+
 /** fromBench extracts the runs of a fleet bench result (`{ fleets: { clusters_N: … } }`). */
 export function fromBench(result: unknown, services: number): FleetRun[] {
   const fleets = rec(rec(result).fleets);
@@ -38,7 +46,13 @@ export function fromBench(result: unknown, services: number): FleetRun[] {
       clusters: Number(key.replace('clusters_', '')),
       services,
       coldConvergeMs: num(cold.ms) ?? num(cold.convergeMs) ?? num(cold.totalMs),
-      single: { p50: num(single.p50), p99: num(single.p99), cpuMsPerEvent: num(single.cpuMsPerEvent) },
+      single: {
+        p50: num(single.p50),
+        p99: num(single.p99),
+        cpuMsPerEvent: num(single.cpuMsPerEvent),
+        apiServerCpuMsPerEvent: num(single.apiServerCpuMsPerEvent),
+        mainThreadCpuMsPerEvent: num(single.mainThreadCpuMsPerEvent),
+      },
       withdraw: { p50: num(withdraw.p50), p99: num(withdraw.p99) },
       churnPerSec: num(churn.eventsPerSec) ?? num(churn.perSec),
       load: { ratePerSec: num(load.ratePerSec), achievedPerSec: num(load.achievedPerSec), p50: num(load.p50), p99: num(load.p99) },
@@ -146,7 +160,7 @@ export function renderReport(input: ReportInput): { markdown: string; plots: Rec
   };
   const rows = runs.map(
     (r) =>
-      `| ${r.clusters} × ${r.services} | ${fmt(r.coldConvergeMs === undefined ? undefined : r.coldConvergeMs / 1000, ' s', 1)} | ${fmt(r.single?.p50, ' ms', 1)} / ${fmt(r.single?.p99, ' ms', 1)} | ${fmt(r.withdraw?.p50, ' ms', 1)} / ${fmt(r.withdraw?.p99, ' ms', 1)} | ${fmt(r.churnPerSec, '/s')} | ${r.sustainedPerSec !== undefined ? `sustained ${fmt(r.sustainedPerSec, '/s')}: ` : ''}${fmt(r.load?.achievedPerSec, '/s')} at p99 ${fmt(r.load?.p99, ' ms')} | ${fmt(r.convergedRssMiB, ' MiB')} / ${fmt(r.peakRssMiB, ' MiB')} | ${fmt(r.single?.cpuMsPerEvent, ' ms', 1)} | ${fmt(r.quietCpuPct, ' %', 1)} |${r.error ? ` error: ${r.error.replace(/\|/g, '/')}` : ''}`,
+      `| ${r.clusters} × ${r.services} | ${fmt(r.coldConvergeMs === undefined ? undefined : r.coldConvergeMs / 1000, ' s', 1)} | ${fmt(r.single?.p50, ' ms', 1)} / ${fmt(r.single?.p99, ' ms', 1)} | ${fmt(r.withdraw?.p50, ' ms', 1)} / ${fmt(r.withdraw?.p99, ' ms', 1)} | ${fmt(r.churnPerSec, '/s')} | ${r.sustainedPerSec !== undefined ? `sustained ${fmt(r.sustainedPerSec, '/s')}: ` : ''}${fmt(r.load?.achievedPerSec, '/s')} at p99 ${fmt(r.load?.p99, ' ms')} | ${fmt(r.convergedRssMiB, ' MiB')} / ${fmt(r.peakRssMiB, ' MiB')} | ${fmt(r.single?.cpuMsPerEvent, ' ms', 1)}${threadSplit(r)} | ${fmt(r.quietCpuPct, ' %', 1)} |${r.error ? ` error: ${r.error.replace(/\|/g, '/')}` : ''}`,
   );
   const m = input.machine;
   const markdown = `# Fleet scale report
@@ -172,7 +186,9 @@ that shows the add-on in the managed cluster, the way a user observes it. The be
 - **Churn**: 16 closed-loop workers; **open loop**: events issued at a fixed rate whatever the latency, at each rate
   of \`RIPPLE_FLEET_BENCH_LOAD_RATE\` in turn (the report's default: 50, 100, 200, 300 per second, 5 s each) until one is
   not sustained; \`sustained\` is the highest rate with p99 ≤ 250 ms, nothing lost and ≥ 90 % of it achieved.
-- **CPU/event**: process CPU time per event, one at a time; **quiet CPU**: share of a core while nothing happens.
+- **CPU/event**: process CPU time per event, one at a time, and in brackets the API server's thread / the main thread
+  (control plane and the bench's clients); the rest is V8's garbage-collection helper threads. **Quiet CPU**: share of
+  a core while nothing happens.
 
 Machine: ${m.cpus} × ${m.cpu ?? 'CPU'}, Node ${m.node}, ${m.date}${m.loadAverageBefore !== undefined ? `, 1-minute load average before the run ${m.loadAverageBefore}` : ''}.
 The bench's clients share the process and its cores with what they measure: these are end-to-end numbers.
