@@ -68,9 +68,14 @@ function splitUncached(text: string): SplitResult {
   try {
     return objectsOf(list.map((doc) => sigsDocumentValue(doc)));
   } catch (err) {
-    if (err instanceof YAMLError) return { ok: false, message: `invalid YAML: ${err.message}`, invalidYAML: true };
-    throw err;
+    return yamlFailure(err);
   }
+}
+
+// yamlFailure is the result for a YAMLError (a value YAML cannot give as JSON); anything else is rethrown.
+function yamlFailure(err: unknown): SplitResult {
+  if (err instanceof YAMLError) return { ok: false, message: `invalid YAML: ${err.message}`, invalidYAML: true };
+  throw err;
 }
 
 /** splitByDocumentForTests is the document-by-document reading, which the one-parse reading must equal. */
@@ -93,8 +98,7 @@ function splitByDocument(text: string): SplitResult {
     }
     return objectsOf(values);
   } catch (err) {
-    if (err instanceof YAMLError) return { ok: false, message: `invalid YAML: ${err.message}`, invalidYAML: true };
-    throw err;
+    return yamlFailure(err);
   }
 }
 

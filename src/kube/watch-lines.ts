@@ -61,9 +61,9 @@ export class WatchLineDecoder {
 
   /** decode parses one event line. */
   decode(line: Buffer): { type?: string; object?: unknown } {
-    if (line.length < LARGE_LINE_BYTES) return parseLine(line, 0, line.length);
+    if (line.length < LARGE_LINE_BYTES) return parseLine(line);
     const span = specSpan(line);
-    if (!span || span[1] - span[0] < MIN_SPEC_BYTES) return parseLine(line, 0, line.length);
+    if (!span || span[1] - span[0] < MIN_SPEC_BYTES) return parseLine(line);
     const [start, end] = span;
     const spec = line.subarray(start, end);
     // The line with its spec replaced by a placeholder: the top-level spec of what parses is the placeholder exactly
@@ -72,7 +72,7 @@ export class WatchLineDecoder {
     const obj = ev.object as { spec?: unknown } | undefined;
     if (!obj || typeof obj !== 'object' || obj.spec !== PLACEHOLDER) {
       this.stats.parsedWhole++;
-      return parseLine(line, 0, line.length);
+      return parseLine(line);
     }
     const hit = this.memo.findIndex((e) => e.bytes.length === spec.length && e.bytes.equals(spec));
     if (hit >= 0) {
@@ -93,8 +93,8 @@ export class WatchLineDecoder {
   }
 }
 
-function parseLine(line: Buffer, start: number, end: number): { type?: string; object?: unknown } {
-  return parseText(line.toString('utf8', start, end), line);
+function parseLine(line: Buffer): { type?: string; object?: unknown } {
+  return parseText(line.toString('utf8'), line);
 }
 
 function parseText(text: string, line: Buffer): { type?: string; object?: unknown } {
