@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { builtinSchema } from './builtin.js';
-import { compileSchema } from './compile.js';
+import { compileSchema, VALIDATION_STATS } from './compile.js';
 import { fieldErrorString, invalidMessage } from './field-errors.js';
 import type { JSONSchemaProps } from './types.js';
 
@@ -94,6 +94,33 @@ test('validate: ratcheting keeps unchanged invalid values valid on update', () =
   assert.deepEqual(messages({ spec: { size: 'medium', replicas: 0, name: 'AB' } }, old), [
     "spec.name: Invalid value: \"AB\": spec.name in body should match '^[a-z]+$'",
   ]);
+});
+
+test('validate: a member found clean is not walked again while it is the same value; errors are never remembered', () => {
+  const c = compileSchema(widget);
+  const skipped = () => VALIDATION_STATS.cleanMembersSkipped;
+  const s0 = skipped();
+  const spec = { size: 'small', tags: ['a', 'b'], template: { apiVersion: 'v1', kind: 'X' } };
+  assert.deepEqual(c.validate({ spec, status: { ready: true } }), []);
+  assert.equal(skipped(), s0);
+  // A status write: the stored spec, a new status.
+  assert.deepEqual(c.validate({ spec, status: { ready: false } }, { spec, status: { ready: true } }), []);
+  assert.equal(skipped(), s0 + 1);
+  // An equal copy is a different value: walked.
+  assert.deepEqual(c.validate({ spec: structuredClone(spec) }), []);
+  assert.equal(skipped(), s0 + 1);
+  // A member with errors reports them every time it is seen.
+  const bad = { size: 'small', tags: ['a', 'a'], template: { apiVersion: 'v1' } };
+  const want = ['spec.tags[1]: Duplicate value: "a"', 'spec.template.kind: Required value: must not be empty'];
+  assert.deepEqual(messages({ spec: bad }), want);
+  assert.deepEqual(messages({ spec: bad, status: { ready: true } }, { spec: bad }), want);
+  assert.equal(skipped(), s0 + 1);
+  // The same value under another schema (a changed CRD compiles new nodes) is walked again.
+  const setless = structuredClone(widget);
+  delete setless.properties!.spec.properties!.tags['x-kubernetes-list-type'];
+  const dup = { size: 'small', tags: ['a', 'a'] };
+  assert.deepEqual(compileSchema(setless).validate({ spec: dup }), []);
+  assert.deepEqual(messages({ spec: dup }), ['spec.tags[1]: Duplicate value: "a"']);
 });
 
 test('invalidMessage aggregates like apierrors.NewInvalid', () => {

@@ -42,10 +42,7 @@ function makeCompiled(schema: JSONSchemaProps, builtin: boolean): CompiledSchema
     validate(obj: object, old?: object): FieldError[] {
       const errs: FieldError[] = [];
       validateNode(schema, obj, '', errs, old === undefined ? NO_OLD : { value: old });
-      if (!builtin) {
-        validateListInvariants(schema, obj, '', errs);
-        validateEmbedded(schema, obj, '', errs, true);
-      }
+      if (!builtin) validateWholeObject(schema, obj, errs);
       return errs;
     },
     applyDefaults(obj: object): object {
@@ -369,6 +366,55 @@ function validateObject(s: JSONSchemaProps, v: JSONObject, path: string, errs: F
   }
   for (const k of Object.keys(props).sort()) if (hasKey(v, k)) validateNode(props[k], v[k], child(path, k), errs, oldAt(k));
   for (const k of s.required ?? []) if (!hasKey(v, k)) errs.push({ type: 'FieldValueRequired', field: child(path, k), detail: '', badValue: '' });
+}
+
+// The checks validateNode leaves out (list invariants, embedded resources) walk the whole object. A status write of
+// an EventReport carrying a hundred resources would walk its unchanged spec again on every write, so the members of
+// an object found free of these errors are remembered per schema node: a member that is the very same value next time
+// (the registry keeps the stored version's values in an object a status write makes) is not walked again. Both checks
+// are pure functions of the value and the schema node, and a changed CRD compiles new schema nodes. Values written
+// into the store are never changed in place, and nothing changes a custom resource's members after its validation
+// but metadata, which is always walked.
+const cleanMembers = new WeakMap<object, WeakSet<JSONSchemaProps>>();
+
+/** VALIDATION_STATS counts members whose whole-object checks were skipped as already clean (diagnostics, tests). */
+export const VALIDATION_STATS = { cleanMembersSkipped: 0 };
+
+function validateWholeObject(schema: JSONSchemaProps, obj: object, errs: FieldError[]): void {
+  if (!isObject(obj)) {
+    validateListInvariants(schema, obj, '', errs);
+    validateEmbedded(schema, obj, '', errs, true);
+    return;
+  }
+  // Members to walk, with their schema; list invariants of all of them come first, then embedded resources.
+  const props = schema.properties ?? {};
+  const walk: { k: string; v: unknown; sub: JSONSchemaProps; memo: boolean; clean: boolean }[] = [];
+  for (const k of Object.keys(obj)) {
+    const sub = hasKey(props, k) ? props[k] : isObject(schema.additionalProperties) ? (schema.additionalProperties as JSONSchemaProps) : undefined;
+    if (!sub) continue;
+    const v = obj[k];
+    const memo = k !== 'metadata' && v !== null && typeof v === 'object';
+    if (memo && cleanMembers.get(v as object)?.has(sub)) {
+      VALIDATION_STATS.cleanMembersSkipped++;
+      continue;
+    }
+    walk.push({ k, v, sub, memo, clean: true });
+  }
+  for (const m of walk) {
+    const before = errs.length;
+    validateListInvariants(m.sub, m.v, m.k, errs);
+    if (errs.length > before) m.clean = false;
+  }
+  for (const m of walk) {
+    const before = errs.length;
+    validateEmbedded(m.sub, m.v, m.k, errs, false);
+    if (errs.length > before) m.clean = false;
+    if (m.memo && m.clean) {
+      let schemas = cleanMembers.get(m.v as object);
+      if (!schemas) cleanMembers.set(m.v as object, (schemas = new WeakSet()));
+      schemas.add(m.sub);
+    }
+  }
 }
 
 // Go: apiextensions pkg/apiserver/schema/listtype/validation.go ValidateListSetsAndMaps.

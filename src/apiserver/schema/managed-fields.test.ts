@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { builtinSchema } from './builtin.js';
 import { isPatchError } from './errors.js';
 import { conflictCauses, serverSideApply, trackUpdate } from './managed-fields.js';
+import { TYPED_STATS } from './typed.js';
 import type { ApplyResult, JSONSchemaProps, ManagedFieldsEntry } from './types.js';
 
 const cmSchema = builtinSchema('', 'v1', 'ConfigMap')!;
@@ -327,4 +328,26 @@ test('objects created with the same fields share one FieldsV1 encoding, equal to
   assert.deepEqual(mf(a)[0].fieldsV1, { 'f:data': { '.': {}, 'f:x': {}, 'f:y': {} } });
   assert.equal(mf(b)[0].fieldsV1, mf(a)[0].fieldsV1);
   assert.deepEqual(mf(c)[0].fieldsV1, { 'f:data': { '.': {}, 'f:x': {}, 'f:z': {} } });
+});
+
+test('apply: stored members of the live object found valid are not walked again; invalid ones fail every time', () => {
+  const skipped = () => TYPED_STATS.validMembersSkipped;
+  const data = { a: '1', b: '2' };
+  const s0 = skipped();
+  const first = ok(apply(stored(cm(data)), cm({ c: '3' }), 'one'));
+  assert.equal(skipped(), s0);
+  // The next apply reads a stored version holding the same data value: not walked again, same result.
+  const live = stored({ ...cm(data), metadata: { ...first.metadata } });
+  const second = ok(apply(live, cm({ c: '3' }), 'one'));
+  assert.equal(skipped(), s0 + 1);
+  assert.deepEqual(second.data, { a: '1', b: '2', c: '3' });
+  // A live member that is not valid (a number in a map of strings) fails each time, never remembered.
+  const badData = { a: 1 } as unknown as Record<string, string>;
+  for (let i = 0; i < 2; i++) {
+    assert.throws(
+      () => apply(stored(cm(badData)), cm({ c: '3' }), 'one'),
+      (e: unknown) => isPatchError(e) && /failed to create typed live object/.test((e as Error).message) && /expected string/.test((e as Error).message),
+    );
+  }
+  assert.equal(skipped(), s0 + 1);
 });

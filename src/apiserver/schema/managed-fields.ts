@@ -542,7 +542,8 @@ export function serverSideApply(live: object | undefined, applied: object, o: Ap
   const patchErrs = validateTyped(config, ref, false);
   if (patchErrs.length > 0) throw new PatchError('Unknown', typedError('patch', config, o.apiVersion, typedErrorsString(patchErrs)).message);
   if (!live || !liveValid(live, ref)) {
-    const liveErrs = validateTyped(liveObj, ref, true);
+    // liveObj shares the stored object's members (withoutManagedFields copies only the top level and metadata).
+    const liveErrs = validateTyped(liveObj, ref, true, true);
     if (liveErrs.length > 0) throw new PatchError('Unknown', typedError('live', liveObj, o.apiVersion, typedErrorsString(liveErrs)).message);
     if (live) markLiveValid(live, ref);
   }

@@ -183,14 +183,25 @@ function goTypeName(v: unknown): string {
   return Number.isInteger(v) ? 'int64' : 'float64';
 }
 
-/** validateTyped checks a value against the schema like ObjectToTyped (unknown fields, types, list keys). */
-export function validateTyped(v: unknown, ref: TypeRef, allowDuplicates: boolean): TypedError[] {
+/**
+ * validateTyped checks a value against the schema like ObjectToTyped (unknown fields, types, list keys). With
+ * `storedMembers` (allowing duplicates) the value's top-level members but metadata are values of a stored object,
+ * never changed in place: those found valid are remembered per type and not walked again — an apply to the status of
+ * an object keeps its stored spec, however large. The errors are the same either way.
+ */
+export function validateTyped(v: unknown, ref: TypeRef, allowDuplicates: boolean, storedMembers = false): TypedError[] {
   const errs: TypedError[] = [];
-  walkValidate(v, ref, '', allowDuplicates, errs);
+  walkValidate(v, ref, '', allowDuplicates, errs, storedMembers && allowDuplicates);
   return errs;
 }
 
-function walkValidate(v: unknown, ref: TypeRef, path: string, allowDup: boolean, errs: TypedError[]): void {
+// Stored values found valid with duplicates allowed, per type (a cached atom's field type).
+const validMembers = new WeakMap<object, WeakSet<TypeRef>>();
+
+/** TYPED_STATS counts stored members not walked again (diagnostics, tests). */
+export const TYPED_STATS = { validMembersSkipped: 0 };
+
+function walkValidate(v: unknown, ref: TypeRef, path: string, allowDup: boolean, errs: TypedError[], storedMembers = false): void {
   const atom = deduce(resolve(ref), v);
   switch (atom.t) {
     case 'scalar': {
@@ -240,7 +251,19 @@ function walkValidate(v: unknown, ref: TypeRef, path: string, allowDup: boolean,
           errs.push({ path: path + pe, message: 'field not declared in schema' });
           return;
         }
-        walkValidate(v[k], tr, path + pe, allowDup, errs);
+        const x = v[k];
+        const memo = storedMembers && k !== 'metadata' && x !== null && typeof x === 'object';
+        if (memo && validMembers.get(x as object)?.has(tr)) {
+          TYPED_STATS.validMembersSkipped++;
+          continue;
+        }
+        const before = errs.length;
+        walkValidate(x, tr, path + pe, allowDup, errs);
+        if (memo && errs.length === before) {
+          let types = validMembers.get(x as object);
+          if (!types) validMembers.set(x as object, (types = new WeakSet()));
+          types.add(tr);
+        }
       }
       return;
     }
