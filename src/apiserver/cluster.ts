@@ -4,7 +4,7 @@
 import { newNodePortAllocator, newServiceIPAllocator, type RangeAllocator } from './allocator.js';
 import type { Allocator, ResourceDescriptor } from './resource.js';
 import { gvString } from './resource.js';
-import { leanStorage, ParsedCache, serialize, serializeVersion, storedObject } from './parsed.js';
+import { leanStorage, ParsedCache, serialize, serializeVersion, storedObject, textByteLength, textLength } from './parsed.js';
 
 export { serialize };
 import { forbidden, requestEntityTooLarge } from './status.js';
@@ -343,7 +343,8 @@ export class Cluster {
     const { json, spans } = serializeVersion(obj, prev);
     const { maxObjectBytes, maxObjects, maxBytes } = this.limits;
     try {
-      if (json.length > maxObjectBytes && Buffer.byteLength(json) > maxObjectBytes) {
+      const length = textLength(json);
+      if (length > maxObjectBytes && textByteLength(json) > maxObjectBytes) {
         throw requestEntityTooLarge('etcdserver: request is too large');
       }
       const resource = storage.slice(storage.indexOf('/') + 1);
@@ -351,7 +352,7 @@ export class Cluster {
       if (!prev && this.objectCount + 1 > maxObjects) {
         throw forbidden({ group, resource }, obj.metadata.name!, `exceeded quota: cluster-objects, requested: count=1, used: count=${this.objectCount}, limited: count=${maxObjects}`);
       }
-      const grow = json.length - sizeOf(prev);
+      const grow = length - sizeOf(prev);
       if (grow > 0 && this.jsonBytes + grow > maxBytes) {
         throw forbidden({ group, resource }, obj.metadata.name!, `exceeded quota: cluster-bytes, requested: bytes=${grow}, used: bytes=${this.jsonBytes}, limited: bytes=${maxBytes}`);
       }

@@ -51,7 +51,7 @@ import {
 } from './registry.js';
 import { gvString, type SubresourceAction } from './resource.js';
 import { badRequest, invalid, methodNotAllowed, pathNotFound, tooOldResourceVersion, StatusError } from './status.js';
-import { clone, isPlainObject, type KubeObject, type Stored } from './types.js';
+import { clone, isPlainObject, type JsonText, type KubeObject, type Stored } from './types.js';
 import { runWithWebhooks } from './webhooks.js';
 import { filterEvent, type ChangeEvent, type EventLine, type Subscriber, type WatchEventType } from './watch.js';
 
@@ -246,7 +246,8 @@ export class HttpWatcher implements Subscriber {
   }
 
   /** eventLine is line() for a stored object's JSON, in pieces when it is large (see EventLine). */
-  private eventLine(type: WatchEventType, objJson: string): EventLine {
+  private eventLine(type: WatchEventType, objJson: JsonText): EventLine {
+    if (typeof objJson !== 'string') return [`{"type":"${type}","object":`, ...objJson, '}\n'];
     return objJson.length < PIECEWISE_LINE_CHARS ? this.line(type, objJson) : [`{"type":"${type}","object":`, objJson, '}\n'];
   }
 
@@ -266,7 +267,7 @@ export class HttpWatcher implements Subscriber {
     let text = cache.get(key);
     if (text === undefined) {
       const out = outputObject(this.scope, obj);
-      const json = ev.cur && out === ev.cur.obj ? (ev.cur.json ?? (ev.cur.json = serialize(ev.cur.obj))) : serialize(out);
+      const json = ev.cur && out === ev.cur.obj ? (ev.cur.jsonText ?? ev.cur.json ?? (ev.cur.json = serialize(ev.cur.obj))) : serialize(out);
       text = this.eventLine(type, json);
       cache.set(key, text);
     }

@@ -11,7 +11,9 @@
 // re-parse; every such use in the server is a fast path (reuse the cached JSON, skip a no-op) that falls back to the
 // slow path. Configuration kinds the server reads on every request and keeps derived state for (RBAC, admission
 // configuration, CRDs, namespaces) stay parsed: they are few and small.
-import type { KubeObject, ObjectMeta, Stored } from './types.js';
+import type { JsonText, KubeObject, ObjectMeta, Stored } from './types.js';
+
+export type { JsonText };
 
 /** DEFAULT_PARSED_CACHE_BYTES bounds, by the length of their JSON, the parsed objects kept of cold objects (16 MiB of
  * JSON is ~22 MiB parsed: a busy fleet's hot objects — EventReports, summaries, profiles being written — fit). */
@@ -43,15 +45,15 @@ export class StoredObject implements Stored {
   readonly labels: Readonly<Record<string, string>> | undefined;
   /** The length of the JSON text (quotas and watch windows count it without serializing a lean object again). */
   readonly size: number;
-  /** The JSON text, unless this object is lean. */
-  private readonly text: string | undefined;
-  /** Where large members' texts lie in the JSON (serializeVersion), when it was serialized member by member. */
+  /** The JSON text — one string, or the pieces of a large object (see serializeVersion) — unless this object is lean. */
+  private readonly text: JsonText | undefined;
+  /** Which pieces of the JSON are large members' texts (serializeVersion), when it was serialized member by member. */
   spans: MemberSpans | undefined;
 
   constructor(
     obj: Obj,
     readonly rv: number,
-    json: string,
+    json: JsonText,
     /** The cache bounding this object's parsed form; undefined when it is pinned. */
     private readonly cache: ParsedCache | undefined,
     /** Lean: pinned, and its JSON is serialized again on each use instead of kept (see leanStorage). */
@@ -59,14 +61,22 @@ export class StoredObject implements Stored {
   ) {
     this.parsed = obj;
     this.text = lean ? undefined : json;
-    this.size = json.length;
+    this.size = textLength(json);
     this.labels = obj.metadata.labels as Record<string, string> | undefined;
     cache?.admit(this);
   }
 
   /** json is the object's JSON text, as stored: kept, or (lean) serialized again from the parsed object, which a
-   * stored version never changes, so the text is the same every time. */
+   * stored version never changes, so the text is the same every time. A large object kept in pieces is joined on
+   * each call: what is written often (watch events, the database row) takes jsonText instead. */
   get json(): string {
+    const t = this.text;
+    if (t === undefined) return serialize(this.parsed!);
+    return typeof t === 'string' ? t : t.join('');
+  }
+
+  /** jsonText is the JSON text as kept: one string, or the pieces that make it. */
+  get jsonText(): JsonText {
     return this.text ?? serialize(this.parsed!);
   }
 
@@ -131,7 +141,7 @@ export class ParsedCache {
 
 /** storedObject makes the Stored of a new version: pinned tables keep it parsed, others share the cache's budget;
  * RBAC objects are lean and share their rules, bindings and labels with equal ones of other clusters (interned). */
-export function storedObject(storage: string, obj: Obj, rv: number, json: string, cache: ParsedCache): StoredObject {
+export function storedObject(storage: string, obj: Obj, rv: number, json: JsonText, cache: ParsedCache): StoredObject {
   if (leanStorage(storage)) {
     internRBAC(obj);
     return new StoredObject(obj, rv, json, undefined, true);
@@ -209,32 +219,52 @@ export function serialize(obj: KubeObject): string {
 
 // Serializing a new version of a large object again from scratch is most of what a status write of an EventReport
 // costs the server: the status is a few bytes, the spec it shares with the stored version (registry.ts keeps it the
-// same value) is 100+ KB of JSON to escape again. So large objects are serialized member by member, and each stored
-// version remembers where its large members' texts lie in its JSON (StoredObject.spans). A new version whose member
-// is the very value of the stored version's parsed object (===; the registry never changes a stored version's values,
-// and a parsed object dropped and parsed again is equal to its text) takes that text back as a slice of the stored
-// JSON instead of serializing it again. The result is the same text JSON.stringify gives. Metadata is always
-// serialized anew (put() sets its resourceVersion in place).
+// same value) is 100+ KB of JSON to escape again. So large objects are serialized member by member, and a new version
+// whose member is the very value of the stored version's parsed object (===; the registry never changes a stored
+// version's values, and a parsed object dropped and parsed again is equal to its text) takes that member's text back
+// instead of serializing it again. Metadata is always serialized anew (put() sets its resourceVersion in place).
+//
+// Such a version keeps its JSON in pieces — the large members' texts apart from the small text around them — and is
+// never joined for what is written on every change: the database row (SQLite concatenates the pieces), watch events
+// (written piece by piece). Joining would make a string over V8's regular object size (128 KiB) for an EventReport
+// carrying 100 resources: a large-object allocation, with an mmap and page faults, on every status write, and one
+// more long-lived string to collect. The pieces together are the text JSON.stringify gives.
+
+/** textLength is the length in characters of a JSON text. */
+export function textLength(t: JsonText): number {
+  if (typeof t === 'string') return t.length;
+  let n = 0;
+  for (const p of t) n += p.length;
+  return n;
+}
+
+/** textByteLength is the UTF-8 length in bytes of a JSON text. */
+export function textByteLength(t: JsonText): number {
+  if (typeof t === 'string') return Buffer.byteLength(t);
+  let n = 0;
+  for (const p of t) n += Buffer.byteLength(p);
+  return n;
+}
 
 /** Objects whose previous version's JSON was at least this long are serialized member by member. */
 export const SPLICE_MIN_OBJECT = 32 * 1024;
-/** Members whose text is at least this long are remembered. */
+/** Members whose text is at least this long are kept as pieces of their own. */
 export const SPLICE_MIN_MEMBER = 8 * 1024;
 
-/** MemberSpans says where members' JSON texts lie in an object's JSON: [start, end) by member name. */
-export type MemberSpans = ReadonlyMap<string, readonly [number, number]>;
+/** MemberSpans says which piece of an object's JSON is each large member's text: piece index by member name. */
+export type MemberSpans = ReadonlyMap<string, number>;
 
-/** SPLICE_STATS counts member texts taken from the stored version's JSON (diagnostics and tests). */
+/** SPLICE_STATS counts member texts taken from the stored version (diagnostics and tests). */
 export const SPLICE_STATS = { reused: 0, reusedChars: 0 };
 
 const ORDER = ['apiVersion', 'kind', 'metadata'];
 
 /**
  * serializeVersion is serialize for a new stored version of an object (prev: the version it replaces): large objects
- * are serialized member by member, reusing the text of members they share with prev, and the spans of their large
- * members are returned for the new version to keep.
+ * are serialized member by member into pieces, reusing the text of members they share with prev, and which piece
+ * is each large member is returned for the new version to keep.
  */
-export function serializeVersion(obj: KubeObject, prev: Stored | undefined): { json: string; spans?: MemberSpans } {
+export function serializeVersion(obj: KubeObject, prev: Stored | undefined): { json: JsonText; spans?: MemberSpans } {
   const o = obj as Record<string, unknown>;
   if (prev === undefined || (prev.size ?? 0) < SPLICE_MIN_OBJECT) return { json: serialize(obj) };
   // Member order as serialize writes it; an integer-like key (V8 would order it first) takes the plain path.
@@ -247,29 +277,35 @@ export function serializeVersion(obj: KubeObject, prev: Stored | undefined): { j
   }
   const old = prev instanceof StoredObject && prev.spans !== undefined && prev.parsed !== undefined ? prev : undefined;
   const before = old?.parsed as Record<string, unknown> | undefined;
-  const oldText = old !== undefined && before !== undefined ? old.json : '';
-  const parts: string[] = [];
-  let spans: Map<string, readonly [number, number]> | undefined;
-  let at = 0;
+  const oldPieces = old !== undefined && before !== undefined ? old.jsonText : undefined;
+  const pieces: string[] = [];
+  let spans: Map<string, number> | undefined;
+  let small = '';
+  let first = true;
   for (const k of keys) {
     const v = o[k];
     let t: string | undefined;
     const splice = k !== 'metadata' && v !== null && typeof v === 'object';
-    const span = splice && before !== undefined && before[k] === v ? old!.spans!.get(k) : undefined;
-    if (span) {
-      t = oldText.slice(span[0], span[1]);
+    const at = splice && before !== undefined && before[k] === v && typeof oldPieces === 'object' ? old!.spans!.get(k) : undefined;
+    if (at !== undefined) {
+      t = (oldPieces as readonly string[])[at];
       SPLICE_STATS.reused++;
       SPLICE_STATS.reusedChars += t.length;
     } else {
       t = JSON.stringify(v);
       if (t === undefined) continue;
     }
-    const head = `${parts.length > 0 ? ',' : '{'}${JSON.stringify(k)}:`;
-    parts.push(head + t);
-    at += head.length;
-    if (splice && t.length >= SPLICE_MIN_MEMBER) (spans ??= new Map()).set(k, [at, at + t.length]);
-    at += t.length;
+    const head = `${first ? '{' : ','}${JSON.stringify(k)}:`;
+    first = false;
+    if (splice && t.length >= SPLICE_MIN_MEMBER) {
+      pieces.push(small + head);
+      small = '';
+      (spans ??= new Map()).set(k, pieces.length);
+      pieces.push(t);
+    } else small += head + t;
   }
-  parts.push(parts.length > 0 ? '}' : '{}');
-  return { json: parts.join(''), spans };
+  small += first ? '{}' : '}';
+  if (spans === undefined) return { json: small };
+  pieces.push(small);
+  return { json: pieces, spans };
 }

@@ -146,3 +146,22 @@ test('a new database uses 8 KiB pages; one created with 4 KiB pages keeps them a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a JSON text in pieces is stored as their concatenation, and a later whole text replaces it', withStore('process', async (path) => {
+  const s = new Store(path);
+  const big = 'é"\\'.repeat(50_000);
+  const pieces = ['{"spec":', JSON.stringify(big), ',"status":{"phase":"P"}}'];
+  s.write({ op: 'put', cluster: 'c', resource: '/r', namespace: 'ns', name: 'a', rv: 1, data: pieces });
+  s.write({ op: 'put', cluster: 'c', resource: '/r', namespace: 'ns', name: 'b', rv: 2, data: ['{"x":', '1', '}'] });
+  await s.committed();
+  s.write({ op: 'put', cluster: 'c', resource: '/r', namespace: 'ns', name: 'b', rv: 3, data: '{"x":2}' });
+  await s.committed();
+  s.close();
+  const again = new Store(path);
+  const rows = new Map(again.objects('c').map((r) => [r.name, r]));
+  assert.equal(rows.get('a')?.data, pieces.join(''));
+  assert.deepEqual(JSON.parse(rows.get('a')!.data), { spec: big, status: { phase: 'P' } });
+  assert.equal(rows.get('b')?.data, '{"x":2}');
+  assert.equal(rows.get('b')?.rv, 3);
+  again.close();
+}));

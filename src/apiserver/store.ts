@@ -25,7 +25,7 @@ export interface ClusterRow {
 
 /** WriteOp is one queued write. */
 export type WriteOp =
-  | { op: 'put'; cluster: string; resource: string; namespace: string; name: string; rv: number; data: string }
+  | { op: 'put'; cluster: string; resource: string; namespace: string; name: string; rv: number; data: string | readonly string[] }
   | { op: 'delete'; cluster: string; resource: string; namespace: string; name: string; rv: number }
   | { op: 'deleteResource'; cluster: string; resource: string; rv: number }
   | { op: 'cluster'; row: ClusterRow };
@@ -146,6 +146,23 @@ export class Store {
     })();
   }
 
+  // A large object's JSON comes in pieces (parsed.ts): SQLite concatenates them into the row, so the whole text is
+  // never one JavaScript string (over 128 KiB, a large-object allocation each time). One statement per piece count.
+  private readonly putByPieces = new Map<number, Database.Statement>();
+
+  private putPieces(n: number): Database.Statement {
+    let st = this.putByPieces.get(n);
+    if (!st) {
+      const data = Array.from({ length: n }, () => '?').join(' || ');
+      st = this.db.prepare(
+        `INSERT INTO objects (cluster, resource, namespace, name, rv, data) VALUES (?, ?, ?, ?, ?, ${data}) ` +
+          'ON CONFLICT (cluster, resource, namespace, name) DO UPDATE SET rv = excluded.rv, data = excluded.data',
+      );
+      this.putByPieces.set(n, st);
+    }
+    return st;
+  }
+
   /** lastResourceVersion is the highest resourceVersion ever committed (survives restarts). */
   get lastResourceVersion(): number {
     return this.maxRv;
@@ -223,7 +240,8 @@ export class Store {
         for (const w of batch) {
           switch (w.op) {
             case 'put':
-              this.stmts.put.run(w.cluster, w.resource, w.namespace, w.name, w.rv, w.data);
+              if (Array.isArray(w.data)) this.putPieces(w.data.length).run(w.cluster, w.resource, w.namespace, w.name, w.rv, ...(w.data as string[]));
+              else this.stmts.put.run(w.cluster, w.resource, w.namespace, w.name, w.rv, w.data);
               if (w.rv > maxRv) maxRv = w.rv;
               break;
             case 'delete':

@@ -39,11 +39,16 @@ export interface KubeObject {
 }
 
 /** Stored is an object as kept in memory: the JSON object (never mutated once stored) and its serialization. */
+/** JsonText is a JSON text: one string, or pieces that concatenated make it. */
+export type JsonText = string | readonly string[];
+
 export interface Stored {
   readonly obj: KubeObject & { metadata: ObjectMeta };
   readonly rv: number;
   /** JSON text of obj, computed once on first use. */
   json?: string;
+  /** The JSON text as kept, when it may be in pieces (a large object, parsed.ts): write it without joining. */
+  readonly jsonText?: JsonText;
   /** The length of json, when known without computing it. */
   readonly size?: number;
   /** obj.metadata.labels, kept even while obj itself is not (parsed.ts): label selectors match without parsing. */

@@ -131,6 +131,17 @@ test('large objects reach watches whole: live events, replayed ones and status-o
     assert.deepEqual(events[1]!.object, got[1]);
     assert.deepEqual(events[2]!.object, got[2]);
     assert.deepEqual((events[3]!.object as unknown as { data: object }).data, big(1).data);
+    // Written in pieces (parsed.ts), stored whole: the same object after a restart.
+    client.close();
+    await server.stop();
+    const again = await startApiServer({ dataDir: dir, port: 0, clusters: ['c'] });
+    const c2 = createKubeClient({ yaml: again.kubeconfigYaml('c') }, { name: 'c' });
+    try {
+      assert.deepEqual(await c2.get({ ...gvk, namespace: 'default', name: 'big1' }), got[0]);
+    } finally {
+      c2.close();
+      await again.stop();
+    }
   } finally {
     client.close();
     await server.stop();
