@@ -147,12 +147,15 @@ test('a new database uses 8 KiB pages; one created with 4 KiB pages keeps them a
   }
 });
 
-test('a JSON text in pieces is stored as their concatenation, and a later whole text replaces it', withStore('process', async (path) => {
+test('a JSON text in pieces or in one long string is stored as that text, and a later whole text replaces it', withStore('process', async (path) => {
   const s = new Store(path);
   const big = 'é"\\'.repeat(50_000);
   const pieces = ['{"spec":', JSON.stringify(big), ',"status":{"phase":"P"}}'];
   s.write({ op: 'put', cluster: 'c', resource: '/r', namespace: 'ns', name: 'a', rv: 1, data: pieces });
   s.write({ op: 'put', cluster: 'c', resource: '/r', namespace: 'ns', name: 'b', rv: 2, data: ['{"x":', '1', '}'] });
+  // A long text in one string is written from its bytes too; the row reads back as the same text.
+  const long = JSON.stringify({ blob: '€\u2028x'.repeat(40_000) });
+  s.write({ op: 'put', cluster: 'c', resource: '/r', namespace: 'ns', name: 'c', rv: 2, data: long });
   await s.committed();
   s.write({ op: 'put', cluster: 'c', resource: '/r', namespace: 'ns', name: 'b', rv: 3, data: '{"x":2}' });
   await s.committed();
@@ -162,6 +165,10 @@ test('a JSON text in pieces is stored as their concatenation, and a later whole 
   assert.equal(rows.get('a')?.data, pieces.join(''));
   assert.deepEqual(JSON.parse(rows.get('a')!.data), { spec: big, status: { phase: 'P' } });
   assert.equal(rows.get('b')?.data, '{"x":2}');
+  assert.equal(rows.get('c')?.data, long);
+  const raw = new Database(path, { readonly: true });
+  assert.deepEqual(raw.prepare('SELECT DISTINCT typeof(data) AS t FROM objects').all(), [{ t: 'text' }], 'stored as TEXT, as a string bound directly is');
+  raw.close();
   assert.equal(rows.get('b')?.rv, 3);
   again.close();
 }));
