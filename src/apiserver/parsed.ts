@@ -225,8 +225,8 @@ export function serialize(obj: KubeObject): string {
 // instead of serializing it again. Metadata is always serialized anew (put() sets its resourceVersion in place).
 //
 // Such a version keeps its JSON in pieces — the large members' texts apart from the small text around them — and is
-// never joined for what is written on every change: the database row (SQLite concatenates the pieces), watch events
-// (written piece by piece). Joining would make a string over V8's regular object size (128 KiB) for an EventReport
+// never joined for what is written on every change: the database row (store.ts writes the pieces into one reused
+// UTF-8 buffer), watch events (written piece by piece). Joining would make a string over V8's regular object size (128 KiB) for an EventReport
 // carrying 100 resources: a large-object allocation, with an mmap and page faults, on every status write, and one
 // more long-lived string to collect. The pieces together are the text JSON.stringify gives.
 
