@@ -247,8 +247,8 @@ export class HttpWatcher implements Subscriber {
 
   /** eventLine is line() for a stored object's JSON, in pieces when it is large (see EventLine). */
   private eventLine(type: WatchEventType, objJson: JsonText): EventLine {
-    if (typeof objJson !== 'string') return [`{"type":"${type}","object":`, ...objJson, '}\n'];
-    return objJson.length < PIECEWISE_LINE_CHARS ? this.line(type, objJson) : [`{"type":"${type}","object":`, objJson, '}\n'];
+    if (typeof objJson === 'string' && objJson.length < PIECEWISE_LINE_CHARS) return this.line(type, objJson);
+    return [`{"type":"${type}","object":`, ...(typeof objJson === 'string' ? [objJson] : objJson), '}\n'];
   }
 
   /** render builds the event line for an object (cached per event for the plain JSON format). */

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, fdatasync, fdatasyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { textLength } from './parsed.js';
 
 /** ObjectRow is one stored object as read back at startup. */
 export interface ObjectRow {
@@ -66,6 +67,10 @@ const newUnit = (): Unit => ({ hooks: [], waiters: [] });
 // JavaScript string — over 128 KiB, a large-object allocation each time (joining it first cost 570 µs per upsert at
 // 140 KB).
 const BYTES_BIND_CHARS = 32 * 1024;
+
+/** bindsAsBytes tells whether a row's JSON text is written from its UTF-8 bytes: pieces, or one long string. */
+const bindsAsBytes = (data: string | readonly string[]): boolean =>
+  typeof data === 'string' ? data.length >= BYTES_BIND_CHARS : Array.isArray(data);
 
 /** Store is the SQLite-backed persistence layer with group commit. */
 export class Store {
@@ -167,8 +172,7 @@ export class Store {
 
   private utf8(t: string | readonly string[]): Buffer {
     const pieces = typeof t === 'string' ? [t] : t;
-    let chars = 0;
-    for (const p of pieces) chars += p.length;
+    const chars = textLength(t);
     if (this.scratch.length < chars * 3) this.scratch = Buffer.allocUnsafe(Math.max(chars * 3, 2 * this.scratch.length));
     let at = 0;
     for (const p of pieces) at += this.scratch.write(p, at, 'utf8');
@@ -252,8 +256,8 @@ export class Store {
         for (const w of batch) {
           switch (w.op) {
             case 'put':
-              if (!Array.isArray(w.data) && !(typeof w.data === 'string' && w.data.length >= BYTES_BIND_CHARS)) this.stmts.put.run(w.cluster, w.resource, w.namespace, w.name, w.rv, w.data);
-              else this.stmts.putBytes.run(w.cluster, w.resource, w.namespace, w.name, w.rv, this.utf8(w.data));
+              if (bindsAsBytes(w.data)) this.stmts.putBytes.run(w.cluster, w.resource, w.namespace, w.name, w.rv, this.utf8(w.data));
+              else this.stmts.put.run(w.cluster, w.resource, w.namespace, w.name, w.rv, w.data);
               if (w.rv > maxRv) maxRv = w.rv;
               break;
             case 'delete':
