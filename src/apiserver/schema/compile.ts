@@ -8,7 +8,7 @@ import { RE2JS } from 're2js';
 import { isPlainBase64 } from '../../api/index.js';
 import { objectMetaSchema } from './builtin.js';
 import { cleanSchema } from './schema-shape.js';
-import { cloneJSON, deepEqualJSON, formatGoNumber, goQuote, hasKey, isObject, setKey, type JSONObject } from './json.js';
+import { cloneJSON, deepEqualJSON, formatGoNumber, goQuote, hasKey, identity, isObject, setKey, type JSONObject } from './json.js';
 import type { CompiledSchema, FieldError, JSONSchemaProps } from './types.js';
 
 const cache = new WeakMap<JSONSchemaProps, { crd?: CompiledSchema; builtin?: CompiledSchema }>();
@@ -374,8 +374,9 @@ function validateObject(s: JSONSchemaProps, v: JSONObject, path: string, errs: F
 // (the registry keeps the stored version's values in an object a status write makes) is not walked again. Both checks
 // are pure functions of the value and the schema node, and a changed CRD compiles new schema nodes. Values written
 // into the store are never changed in place, and nothing changes a custom resource's members after its validation
-// but metadata, which is always walked.
-const cleanMembers = new WeakMap<object, WeakSet<JSONSchemaProps>>();
+// but metadata, which is always walked. The memo names the schema node by its identity (see json.ts): a member
+// checked under another schema node since (another CRD version) is walked again.
+const cleanMembers = new WeakMap<object, number>();
 
 /** VALIDATION_STATS counts members whose whole-object checks were skipped as already clean (diagnostics, tests). */
 export const VALIDATION_STATS = { cleanMembersSkipped: 0 };
@@ -394,7 +395,7 @@ function validateWholeObject(schema: JSONSchemaProps, obj: object, errs: FieldEr
     if (!sub) continue;
     const v = obj[k];
     const memo = k !== 'metadata' && v !== null && typeof v === 'object';
-    if (memo && cleanMembers.get(v as object)?.has(sub)) {
+    if (memo && cleanMembers.get(v as object) === identity(sub)) {
       VALIDATION_STATS.cleanMembersSkipped++;
       continue;
     }
@@ -409,11 +410,7 @@ function validateWholeObject(schema: JSONSchemaProps, obj: object, errs: FieldEr
     const before = errs.length;
     validateEmbedded(m.sub, m.v, m.k, errs, false);
     if (errs.length > before) m.clean = false;
-    if (m.memo && m.clean) {
-      let schemas = cleanMembers.get(m.v as object);
-      if (!schemas) cleanMembers.set(m.v as object, (schemas = new WeakSet()));
-      schemas.add(m.sub);
-    }
+    if (m.memo && m.clean) cleanMembers.set(m.v as object, identity(m.sub));
   }
 }
 

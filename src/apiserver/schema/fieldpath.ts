@@ -222,6 +222,8 @@ const nodePE = (n: Node) => n.pe;
 export class FieldSet {
   members: PathElement[] = [];
   children: Node[] = [];
+  /** The FieldsV1 this set was decoded from or last encoded to (managed-fields' cache: a set built is never changed). */
+  encoded: JSONObject | undefined = undefined;
 
   /** insert adds one path. */
   insert(p: Path): void {

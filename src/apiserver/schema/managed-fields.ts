@@ -10,7 +10,7 @@ import { typedSkeleton } from './builtin.js';
 import { PatchError } from './errors.js';
 import { cleanSchema } from './schema-shape.js';
 import { FieldSet, goJSON, pathString, type Path } from './fieldpath.js';
-import { cloneJSON, deepEqualJSON, goQuote, hasKey, isObject, setKey, type JSONObject } from './json.js';
+import { cloneJSON, deepEqualJSON, goQuote, hasKey, identity, isObject, setKey, type JSONObject } from './json.js';
 import {
   compareTyped,
   ensureNamedFieldsAreMembers,
@@ -99,8 +99,9 @@ const decodedByObject = new WeakMap<object, FieldSet>();
 // share their field sets). Bounded; the oldest entry goes first.
 const decodedByText = new Map<string, FieldSet>();
 const DECODED_BY_TEXT_MAX = 2048;
-// encodedBySet: the FieldsV1 a set was decoded from or last encoded to.
-const encodedBySet = new WeakMap<FieldSet, JSONObject>();
+// The FieldsV1 a set was decoded from or last encoded to is kept on the set itself (FieldSet.encoded): a WeakMap from
+// set to FieldsV1, itself reached through decodedByObject's values, made a chain of ephemerons for every full garbage
+// collection to iterate over.
 
 function decodeFieldsV1(v: unknown): FieldSet {
   if (!isObject(v)) return FieldSet.fromFieldsV1(v);
@@ -112,7 +113,7 @@ function decodeFieldsV1(v: unknown): FieldSet {
     set = FieldSet.fromFieldsV1(v);
     if (decodedByText.size >= DECODED_BY_TEXT_MAX) decodedByText.delete(decodedByText.keys().next().value!);
     decodedByText.set(text, set);
-    encodedBySet.set(set, v);
+    set.encoded = v;
   }
   decodedByObject.set(v, set);
   return set;
@@ -131,13 +132,13 @@ function shapeKey(set: FieldSet): string {
 }
 
 function encodeFieldsV1(set: FieldSet): JSONObject {
-  const known = encodedBySet.get(set);
+  const known = set.encoded;
   if (known) return known;
   const key = shapeKey(set);
   let same = encodedByShape.get(key);
   const twin = same?.find((s) => s.sameAs(set));
-  const out = twin ? encodedBySet.get(twin)! : set.toFieldsV1();
-  encodedBySet.set(set, out);
+  const out = twin ? twin.encoded! : set.toFieldsV1();
+  set.encoded = out;
   if (!twin) {
     decodedByObject.set(out, set);
     if (!same) {
@@ -150,15 +151,12 @@ function encodeFieldsV1(set: FieldSet): JSONObject {
   return out;
 }
 
-// validLive remembers the live objects that passed typed validation, per schema: a stored object is not changed
-// in place, so a second apply to it need not walk it again.
-const validLive = new WeakMap<object, WeakSet<object>>();
-const liveValid = (live: object, ref: TypeRef) => ref.s !== undefined && validLive.get(live)?.has(ref.s) === true;
+// validLive remembers the live objects that passed typed validation, and the schema they passed (by identity, see
+// json.ts): a stored object is not changed in place, so a second apply to it need not walk it again.
+const validLive = new WeakMap<object, number>();
+const liveValid = (live: object, ref: TypeRef) => ref.s !== undefined && validLive.get(live) === identity(ref.s);
 function markLiveValid(live: object, ref: TypeRef): void {
-  if (!ref.s) return;
-  let schemas = validLive.get(live);
-  if (!schemas) validLive.set(live, (schemas = new WeakSet()));
-  schemas.add(ref.s);
+  if (ref.s) validLive.set(live, identity(ref.s));
 }
 
 // Go: internal/managedfields.go DecodeManagedFields (throws on malformed entries).

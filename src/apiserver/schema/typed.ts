@@ -6,7 +6,7 @@
 // k8s.io/kube-openapi pkg/schemaconv.
 import { objectMetaSchema } from './builtin.js';
 import { comparePE, FieldSet, pathString, peString, type KeyField, type Path, type PathElement } from './fieldpath.js';
-import { deepEqualJSON, hasKey, isObject, setKey, type JSONObject } from './json.js';
+import { deepEqualJSON, hasKey, identity, isObject, setKey, type JSONObject } from './json.js';
 import type { JSONSchemaProps } from './types.js';
 
 /** TypeRef points at a schema node; s undefined is the deduced (untyped) type; resource adds implicit apiVersion/kind/metadata. */
@@ -195,8 +195,9 @@ export function validateTyped(v: unknown, ref: TypeRef, allowDuplicates: boolean
   return errs;
 }
 
-// Stored values found valid with duplicates allowed, per type (a cached atom's field type).
-const validMembers = new WeakMap<object, WeakSet<TypeRef>>();
+// Stored values found valid with duplicates allowed, and the type they were found valid as (a cached atom's field
+// type, by identity: see json.ts).
+const validMembers = new WeakMap<object, number>();
 
 /** TYPED_STATS counts stored members not walked again (diagnostics, tests). */
 export const TYPED_STATS = { validMembersSkipped: 0 };
@@ -253,17 +254,13 @@ function walkValidate(v: unknown, ref: TypeRef, path: string, allowDup: boolean,
         }
         const x = v[k];
         const memo = storedMembers && k !== 'metadata' && x !== null && typeof x === 'object';
-        if (memo && validMembers.get(x as object)?.has(tr)) {
+        if (memo && validMembers.get(x as object) === identity(tr)) {
           TYPED_STATS.validMembersSkipped++;
           continue;
         }
         const before = errs.length;
         walkValidate(x, tr, path + pe, allowDup, errs);
-        if (memo && errs.length === before) {
-          let types = validMembers.get(x as object);
-          if (!types) validMembers.set(x as object, (types = new WeakSet()));
-          types.add(tr);
-        }
+        if (memo && errs.length === before) validMembers.set(x as object, identity(tr));
       }
       return;
     }
