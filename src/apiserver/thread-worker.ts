@@ -12,7 +12,7 @@ import type { Logger } from './cluster.js';
 import { PARSE_STATS } from './parsed.js';
 import { threadCpuMs } from './thread-cpu.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './server.js';
-import type { ThreadCall, ThreadInit, ThreadMessage, ThreadState, WireError } from './thread.js';
+import type { ProfileKind, ThreadCall, ThreadInit, ThreadMessage, ThreadState, WireError } from './thread.js';
 
 const port = parentPort;
 if (!port) throw new Error('thread-worker.ts runs only as the API server worker thread (see thread.ts)');
@@ -55,15 +55,22 @@ function stateOf(s: ApiServer): ThreadState {
   };
 }
 
-/** Profiler drives this thread's CPU profiler through the inspector (a worker's Session sees the worker itself). */
+/** Profiler drives this thread's CPU profiler, or its sampling heap profiler, through the inspector (a worker's
+ * Session sees the worker itself). */
 class Profiler {
   private session: Session | undefined;
+  private kind: ProfileKind = 'cpu';
 
-  async start(intervalUs?: number): Promise<void> {
+  async start(intervalUs?: number, kind: ProfileKind = 'cpu'): Promise<void> {
     if (this.session) return;
     const s = new Session();
     s.connect();
     this.session = s;
+    this.kind = kind;
+    if (kind === 'alloc') {
+      await this.post('HeapProfiler.startSampling', { samplingInterval: ALLOC_SAMPLING_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      return;
+    }
     await this.post('Profiler.enable');
     if (intervalUs) await this.post('Profiler.setSamplingInterval', { interval: intervalUs });
     await this.post('Profiler.start');
@@ -71,7 +78,7 @@ class Profiler {
 
   async stop(): Promise<unknown> {
     if (!this.session) return undefined;
-    const { profile } = (await this.post('Profiler.stop')) as { profile: unknown };
+    const { profile } = (await this.post(this.kind === 'alloc' ? 'HeapProfiler.stopSampling' : 'Profiler.stop')) as { profile: unknown };
     this.session.disconnect();
     this.session = undefined;
     return profile;
@@ -81,6 +88,9 @@ class Profiler {
     return new Promise((resolve, reject) => this.session!.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
   }
 }
+
+/** Bytes between allocation samples (V8's default is 32 KiB; smaller sees more of the small objects). */
+const ALLOC_SAMPLING_BYTES = 8192;
 
 const profiler = new Profiler();
 
@@ -102,7 +112,7 @@ async function answer(server: ApiServer, call: ThreadCall): Promise<unknown> {
     case 'requestCounts':
       return server.requestCounts();
     case 'profileStart':
-      return profiler.start(call.args[0]);
+      return profiler.start(call.args[0], call.args[1]);
     case 'profileStop':
       return profiler.stop();
     case 'memory': {

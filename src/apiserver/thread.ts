@@ -32,12 +32,15 @@ export interface ThreadState {
   clusters: ClusterInfo[];
 }
 
+/** ProfileKind: a CPU profile, or an allocation profile (the sampling heap profiler counting collected objects too). */
+export type ProfileKind = 'cpu' | 'alloc';
+
 /** ThreadCall is a call from the parent to the worker. */
 export type ThreadCall =
   | { id: number; method: 'addCluster'; args: [string] }
   | { id: number; method: 'enableLoadBalancer'; args: [string, string[] | undefined] }
   | { id: number; method: 'requestCounts'; args: [] }
-  | { id: number; method: 'profileStart'; args: [number | undefined] }
+  | { id: number; method: 'profileStart'; args: [number | undefined, ProfileKind | undefined] }
   | { id: number; method: 'profileStop'; args: [] }
   | { id: number; method: 'memory'; args: [boolean] }
   | { id: number; method: 'cpu'; args: [] }
@@ -164,12 +167,13 @@ class ThreadApiServer implements ApiServer {
     return this.call({ id: 0, method: 'requestCounts', args: [] }) as Promise<RequestCounts>;
   }
 
-  /** startCpuProfile starts the worker thread's CPU profiler (sampling interval in µs). */
-  async startCpuProfile(intervalUs?: number): Promise<void> {
-    await this.call({ id: 0, method: 'profileStart', args: [intervalUs] });
+  /** startCpuProfile starts the worker thread's CPU profiler (sampling interval in µs), or with kind 'alloc' its
+   * sampling heap profiler, counting every allocation including those collected since (a .heapprofile). */
+  async startCpuProfile(intervalUs?: number, kind?: ProfileKind): Promise<void> {
+    await this.call({ id: 0, method: 'profileStart', args: [intervalUs, kind] });
   }
 
-  /** stopCpuProfile stops it and returns the profile (a .cpuprofile document). */
+  /** stopCpuProfile stops it and returns the profile (a .cpuprofile or .heapprofile document). */
   async stopCpuProfile(): Promise<object | undefined> {
     return (await this.call({ id: 0, method: 'profileStop', args: [] })) as object | undefined;
   }

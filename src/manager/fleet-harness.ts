@@ -401,7 +401,7 @@ export interface ThreadProfile {
 
 /** ThreadProfiling is what an API server on its own thread offers (ApiServer.startCpuProfile/stopCpuProfile). */
 interface ThreadProfiling {
-  startCpuProfile?(intervalUs?: number): Promise<void>;
+  startCpuProfile?(intervalUs?: number, kind?: 'cpu' | 'alloc'): Promise<void>;
   stopCpuProfile?(): Promise<object | undefined>;
 }
 
@@ -418,7 +418,12 @@ export class PhaseProfiler {
   private threadProfiling = false;
   private apiServer: ThreadProfiling | undefined;
 
-  constructor(private readonly dir: string | undefined) {}
+  /** kind 'alloc' takes allocation profiles instead (DIR/<name>.heapprofile): V8's sampling heap profiler, counting
+   * the objects collected since as well, i.e. where each phase allocates, not what it keeps. */
+  constructor(
+    private readonly dir: string | undefined,
+    private readonly kind: 'cpu' | 'alloc' = 'cpu',
+  ) {}
 
   /** attach profiles the API server's own thread too, when it has one. */
   attach(apiServer: ThreadProfiling): void {
@@ -431,11 +436,15 @@ export class PhaseProfiler {
     mkdirSync(this.dir, { recursive: true });
     this.session = new Session();
     this.session.connect();
-    await this.session.post('Profiler.enable');
-    await this.session.post('Profiler.setSamplingInterval', { interval: SAMPLING_US });
-    await this.session.post('Profiler.start');
+    if (this.kind === 'alloc') {
+      await this.session.post('HeapProfiler.startSampling', { samplingInterval: ALLOC_SAMPLING_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    } else {
+      await this.session.post('Profiler.enable');
+      await this.session.post('Profiler.setSamplingInterval', { interval: SAMPLING_US });
+      await this.session.post('Profiler.start');
+    }
     if (this.apiServer?.startCpuProfile) {
-      await this.apiServer.startCpuProfile(SAMPLING_US);
+      await this.apiServer.startCpuProfile(SAMPLING_US, this.kind);
       this.threadProfiling = true;
     }
   }
@@ -445,6 +454,7 @@ export class PhaseProfiler {
     const s = this.session;
     if (!s || !this.dir) return undefined;
     this.session = undefined;
+    if (this.kind === 'alloc') return this.endAlloc(s, name, top);
     const { profile } = (await s.post('Profiler.stop')) as unknown as { profile: { nodes: ProfileNode[] } };
     await s.post('Profiler.disable');
     s.disconnect();
@@ -462,6 +472,50 @@ export class PhaseProfiler {
     }
     return result;
   }
+
+  private async endAlloc(s: Session, name: string, top: number): Promise<PhaseProfile> {
+    const { profile } = (await s.post('HeapProfiler.stopSampling')) as unknown as { profile: HeapProfile };
+    s.disconnect();
+    const file = join(this.dir!, `${name}.heapprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    const result: PhaseProfile = summarizeProfile(heapProfileNodes(profile), file, top);
+    if (this.threadProfiling) {
+      this.threadProfiling = false;
+      const other = (await this.apiServer!.stopCpuProfile!()) as HeapProfile | undefined;
+      if (other) {
+        const otherFile = join(this.dir!, `${name}-apiserver.heapprofile`);
+        writeFileSync(otherFile, JSON.stringify(other));
+        result.apiServer = summarizeProfile(heapProfileNodes(other), otherFile, top);
+      }
+    }
+    return result;
+  }
+}
+
+/** Bytes between allocation samples (V8's default is 32 KiB; smaller sees more of the small objects). */
+const ALLOC_SAMPLING_BYTES = 8192;
+
+/** HeapProfile is a sampling heap profile (HeapProfiler.stopSampling): a call tree with bytes allocated per node. */
+interface HeapProfile {
+  head: HeapProfileNode;
+}
+interface HeapProfileNode {
+  id: number;
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children: HeapProfileNode[];
+}
+
+/** heapProfileNodes flattens a heap profile into a CPU profile's shape, KiB allocated standing for samples, so one
+ * summary ranks both. */
+function heapProfileNodes(p: HeapProfile): { nodes: ProfileNode[] } {
+  const nodes: ProfileNode[] = [];
+  const walk = (n: HeapProfileNode) => {
+    nodes.push({ id: n.id, callFrame: n.callFrame, hitCount: Math.round(n.selfSize / 1024), children: n.children.map((c) => c.id) });
+    for (const c of n.children) walk(c);
+  };
+  walk(p.head);
+  return { nodes };
 }
 
 /** summarizeProfile ranks a profile's samples (see PhaseProfile). */

@@ -20,7 +20,8 @@
 // Diagnostics: the process' CPU per event (one at a time) and while quiet, work-queue depths when the last add-on
 // lands and the reconciles until the control plane settles, by controller; reconciles per event and, of those, the
 // ones that sent no write (noopReconcilesPerEvent; RIPPLE_FLEET_BENCH_COUNT_NOOPS=0 turns that accounting off). RIPPLE_FLEET_BENCH_CPU_PROFILE=DIR writes
-// a CPU profile per phase (cold, quiet, single, churn) and adds its hot spots to the result. Every wait is capped
+// a CPU profile per phase (cold, quiet, single, churn) and adds its hot spots to the result (with
+// RIPPLE_FLEET_BENCH_PROFILE=alloc, allocation profiles: bytes allocated by function, collected ones included). Every wait is capped
 // (RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S, _EVENT_TIMEOUT_S, _SETTLE_TIMEOUT_S): a fleet that does not converge in time
 // reports `error` and what it reached instead of hanging. Other knobs: _SAMPLES, _WITHDRAW_SAMPLES, _CHURN_WORKERS,
 // _CHURN_EVENTS, _CHURN_SECONDS, _LOAD_RATE, _LOAD_SECONDS. Memory is sampled for the process (RSS), the control
@@ -81,10 +82,18 @@ const CONFIG = () => ({
   settleTimeoutMs: envInt('RIPPLE_FLEET_BENCH_SETTLE_TIMEOUT_S', 120) * 1000,
   /** A directory: write one CPU profile per phase there and list the hot spots in the result. */
   profileDir: process.env.RIPPLE_FLEET_BENCH_CPU_PROFILE || undefined,
+  /** RIPPLE_FLEET_BENCH_PROFILE=alloc: allocation profiles (.heapprofile, bytes allocated by function) instead. */
+  profileKind: profileKind(process.env.RIPPLE_FLEET_BENCH_PROFILE),
   /** A directory: write heap snapshots of both threads there once the cold converge has settled. */
   heapSnapshotDir: process.env.RIPPLE_FLEET_BENCH_HEAP_SNAPSHOT || undefined,
 });
 type Config = ReturnType<typeof CONFIG>;
+
+function profileKind(v: string | undefined): 'cpu' | 'alloc' {
+  if (v === undefined || v === '' || v === 'cpu') return 'cpu';
+  if (v === 'alloc') return 'alloc';
+  throw new Error(`RIPPLE_FLEET_BENCH_PROFILE=${v}: want cpu or alloc`);
+}
 
 const log = (msg: string) => process.stderr.write(`  fleet: ${msg}\n`);
 const ms = (x: number) => Math.round(x * 10) / 10;
@@ -292,7 +301,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
   const S = cfg.services;
   const out: Record<string, unknown> = { clusters: n, services: S, servicesTotal: n * S };
   const mem = new MemorySampler();
-  const prof = new PhaseProfiler(cfg.profileDir);
+  const prof = new PhaseProfiler(cfg.profileDir, cfg.profileKind);
   const profiles: Record<string, unknown> = {};
   // Other processes on the machine share its cores: the load average says how much.
   out.loadAverage1mBefore = Math.round(loadavg()[0] * 100) / 100;
