@@ -49,10 +49,24 @@ export function normalized<T>(o: KubeObject): { ok: true; object: T; warnings: s
   let r = memo.get(o);
   if (!r) {
     const n = normalize(o);
-    r = n.ok ? { ok: true, object: n.object, warnings: n.warnings } : { ok: false, message: n.issues.map((i) => `${i.path}: ${i.message}`).join('; ') };
+    // An object the API server stored is most often in normal form already: then the cached object itself is the
+    // answer, and normalize's copy is not kept beside it for as long as the object lives.
+    r = n.ok ? { ok: true, object: sameJSON(n.object, o) ? o : n.object, warnings: n.warnings } : { ok: false, message: n.issues.map((i) => `${i.path}: ${i.message}`).join('; ') };
     memo.set(o, r);
   }
   return r as { ok: true; object: T; warnings: string[] } | { ok: false; message: string };
+}
+
+/** sameJSON tells whether two decoded JSON values are equal (object members in any order). */
+function sameJSON(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJSON(x, b[i]));
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (!Object.prototype.hasOwnProperty.call(b, k) || !sameJSON((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return true;
 }
 
 /** AnyProfile is a ClusterProfile or a Profile. */

@@ -18,14 +18,16 @@ function describeOwner(o: GeneratedObject): string {
   return `EventTrigger ${owner.trigger} for cluster ${owner.cluster.type}:${owner.cluster.namespace}/${owner.cluster.name}${id ? ` (event ${id})` : ''}`;
 }
 
-// Per generated object (a render's output, never modified): the existing object it was last checked against and the
-// verdict, so events that did not change cost a lookup instead of parsing the existing object's labels again.
-const oursMemo = new WeakMap<object, { cur: object; trigger: string; ck: string; id: string; ours: boolean }>();
+// Per generated object (a render's output, never modified): the resourceVersion of the existing object it was last
+// checked against and the verdict, so events that did not change cost a lookup instead of parsing the existing
+// object's labels again (the version, not the object: holding the object would keep every replaced version alive).
+const oursMemo = new WeakMap<object, { rv: string; trigger: string; ck: string; id: string; ours: boolean }>();
 
 /** isOurs says whether the existing object cur is the output o of event id of this (trigger, cluster) itself. */
 function isOurs(cur: GeneratedObject, o: GeneratedObject, id: string, owner: { trigger: string; cluster: ClusterIdentity }, ck: string): boolean {
+  const rv = cur.metadata.resourceVersion;
   const m = oursMemo.get(o);
-  if (m !== undefined && m.cur === cur && m.trigger === owner.trigger && m.ck === ck && m.id === id) return m.ours;
+  if (m !== undefined && rv !== undefined && m.rv === rv && m.trigger === owner.trigger && m.ck === ck && m.id === id) return m.ours;
   const curOwner = ownerOfLabels(cur.metadata.labels);
   const curEvent = eventIdOf(cur);
   const ours =
@@ -37,7 +39,7 @@ function isOurs(cur: GeneratedObject, o: GeneratedObject, id: string, owner: { t
     (curEvent === '' || curEvent === id) &&
     // A generator output and an instantiated copy never share a name legitimately.
     (cur.metadata.labels?.[EventTriggerLabels.fromGenerator] ?? '') === (o.metadata.labels?.[EventTriggerLabels.fromGenerator] ?? '');
-  oursMemo.set(o, { cur, trigger: owner.trigger, ck, id, ours });
+  if (rv !== undefined) oursMemo.set(o, { rv, trigger: owner.trigger, ck, id, ours });
   return ours;
 }
 

@@ -44,8 +44,9 @@ export interface Plan {
 // one is kept by identity: a reconcile of a pair whose 100 events did not change derives nothing again.
 const keyMemo = new WeakMap<object, string>();
 const refsMemo = new WeakMap<object, string[]>();
-/** Per desired object: the observed object it was last compared with, and whether that one was up to date. */
-const upToDateMemo = new WeakMap<object, { cur: object; upToDate: boolean }>();
+/** Per desired object: the resourceVersion of the observed object it was last compared with, and whether that one was
+ * up to date (the version, not the object: holding the object would keep every replaced version alive). */
+const upToDateMemo = new WeakMap<object, { rv: string; upToDate: boolean }>();
 
 /** objectKeyOf is `Kind/namespace/name`. */
 export function objectKeyOf(o: { kind: string; metadata: { namespace?: string; name: string } }): string {
@@ -97,10 +98,11 @@ function computeProfileReferences(profile: GeneratedObject): string[] {
 
 /** upToDate says whether the observed object already carries the desired content (hash annotation and labels). */
 function upToDate(d: GeneratedObject, cur: GeneratedObject): boolean {
+  const rv = cur.metadata.resourceVersion;
   const m = upToDateMemo.get(d);
-  if (m !== undefined && m.cur === cur) return m.upToDate;
+  if (m !== undefined && rv !== undefined && m.rv === rv) return m.upToDate;
   const r = cur.metadata.annotations?.[RippleAnnotations.hash] === d.metadata.annotations?.[RippleAnnotations.hash] && sameLabels(cur.metadata.labels, d.metadata.labels);
-  upToDateMemo.set(d, { cur, upToDate: r });
+  if (rv !== undefined) upToDateMemo.set(d, { rv, upToDate: r });
   return r;
 }
 
