@@ -9,7 +9,7 @@
 import { typedSkeleton } from './builtin.js';
 import { PatchError } from './errors.js';
 import { cleanSchema } from './schema-shape.js';
-import { FieldSet, goJSON, pathString, type Path } from './fieldpath.js';
+import { field, FieldSet, goJSON, pathString, type Path } from './fieldpath.js';
 import { cloneJSON, deepEqualJSON, goQuote, hasKey, identity, isObject, setKey, type JSONObject } from './json.js';
 import {
   compareTyped,
@@ -377,7 +377,7 @@ const STRIP_PATHS: Path[] = [
   ['metadata', 'generation'],
   ['metadata', 'managedFields'],
   ['metadata', 'resourceVersion'],
-].map((p) => p.map((name) => ({ kind: 'field' as const, name })));
+].map((p) => p.map(field));
 const STRIP_SET = (() => {
   const s = new FieldSet();
   for (const p of STRIP_PATHS) s.insert(p);
@@ -432,7 +432,7 @@ function capUpdateManagers(managed: Managed): void {
 function resetFieldSet(o: { subresource?: string; resetFields?: string[] }): FieldSet {
   const fields = o.resetFields ?? (o.subresource === 'status' ? ['spec'] : []);
   const s = new FieldSet();
-  for (const f of fields) s.insert([{ kind: 'field', name: f }]);
+  for (const f of fields) s.insert([field(f)]);
   return s;
 }
 

@@ -5,7 +5,7 @@
 // Go: sigs.k8s.io/structured-merge-diff typed/{validate,tofieldset,compare,merge,remove,helpers}.go,
 // k8s.io/kube-openapi pkg/schemaconv.
 import { objectMetaSchema } from './builtin.js';
-import { comparePE, FieldSet, pathString, peString, type KeyField, type Path, type PathElement } from './fieldpath.js';
+import { comparePE, field, FieldSet, pathString, peString, type KeyField, type Path, type PathElement } from './fieldpath.js';
 import { deepEqualJSON, hasKey, identity, isObject, setKey, type JSONObject } from './json.js';
 import type { JSONSchemaProps } from './types.js';
 
@@ -246,7 +246,7 @@ function walkValidate(v: unknown, ref: TypeRef, path: string, allowDup: boolean,
         return;
       }
       for (const k of Object.keys(v)) {
-        const pe = peString({ kind: 'field', name: k });
+        const pe = peString(field(k));
         const tr = fieldType(atom, k);
         if (!tr) {
           errs.push({ path: path + pe, message: 'field not declared in schema' });
@@ -340,7 +340,7 @@ function walkFieldSet(v: unknown, ref: TypeRef, at: Cursor): void {
       }
       if (!isObject(v)) return;
       for (const k of Object.keys(v)) {
-        const pe: PathElement = { kind: 'field', name: k };
+        const pe = field(k);
         const val = v[k];
         walkFieldSet(val, fieldType(atom, k) ?? DEDUCED, at.child(pe));
         if (val === null || (isObject(val) && Object.keys(val).length === 0)) at.below().addMember(pe);
@@ -444,7 +444,7 @@ function compareField(atom: MapAtom, l: JSONObject | undefined, r: JSONObject | 
   const lv = l && hasKey(l, k) ? some(l[k]) : undefined;
   const rv = r && hasKey(r, k) ? some(r[k]) : undefined;
   if (lv && rv && lv.v === rv.v) return;
-  path.push({ kind: 'field', name: k });
+  path.push(field(k));
   walkCompare(lv, rv, fieldType(atom, k) ?? DEDUCED, path, c, { inLeaf: false });
   path.pop();
 }
@@ -641,7 +641,7 @@ function walkRemove(v: unknown, toRemove: FieldSet, ref: TypeRef): unknown {
       if (Object.keys(v).length === 0 || atom.atomic) return undefined;
       const out: JSONObject = {};
       for (const k of Object.keys(v)) {
-        const pe: PathElement = { kind: 'field', name: k };
+        const pe = field(k);
         if (toRemove.has([pe])) continue;
         const sub = toRemove.withPrefix(pe);
         setKey(out, k, sub.empty() ? v[k] : walkRemove(v[k], sub, fieldType(atom, k) ?? DEDUCED));
