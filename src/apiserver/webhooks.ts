@@ -17,7 +17,7 @@
 // the connection, as a crashed backend would, and failurePolicy decides.
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { UserInfo } from './auth/rules.js';
 import type { Cluster } from './cluster.js';
@@ -417,12 +417,23 @@ function post(t: Target, body: string, timeoutSeconds: number): Promise<string> 
       });
       res.on('error', (e) => fail(e.message));
     });
+    req.on('socket', keepErrorListener);
     const deadline = setTimeout(() => req.destroy(new Error('context deadline exceeded')), timeoutSeconds * 1000);
     req.on('close', () => clearTimeout(deadline));
     req.on('timeout', () => req.destroy(new Error('context deadline exceeded')));
     req.on('error', (e: NodeJS.ErrnoException) => fail(dialError(e, options.host, options.port)));
     req.end(body);
   });
+}
+
+// A socket of Node's keep-alive agent has no 'error' listener for a tick after a response ends (the client's is taken
+// off, the agent's not yet put on); an error then would be unhandled and end the thread. Each socket gets one of ours
+// for its whole life, once (sockets are reused).
+const listened = new WeakSet<Socket>();
+function keepErrorListener(s: Socket): void {
+  if (listened.has(s)) return;
+  listened.add(s);
+  s.on('error', () => undefined);
 }
 
 // Go's net error wording for what Node reports.

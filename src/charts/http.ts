@@ -2,6 +2,7 @@
 // insecureSkipTLSVerify (Sveltos' registryCredentialsConfig) apply per request. Redirects are followed (registries
 // send blob downloads to storage), dropping credentials when the redirect leaves the host, as Go's net/http does.
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
 import { request as httpsRequest } from 'node:https';
 import { ChartSourceError } from './errors.js';
 
@@ -84,9 +85,22 @@ function once(req: HttpRequest): Promise<HttpResponse> {
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), url: url.href }));
       res.on('error', (e) => reject(unreachable(req, url, e)));
     });
+    r.on('socket', guardSocket);
     r.setTimeout(req.timeoutMs ?? 60_000, () => r.destroy(new Error(`no answer within ${req.timeoutMs ?? 60_000} ms`)));
     r.on('error', (e) => reject(unreachable(req, url, e)));
     r.end(req.body);
+  });
+}
+
+// Node's keep-alive agent (the default since Node 19) takes the client's 'error' listener off a socket when a response
+// ends and puts its own on a tick later; a socket error in between is an unhandled 'error' event that ends the
+// process. Every socket keeps a listener of ours for its whole life (once: sockets are reused).
+const guarded = new WeakSet<object>();
+function guardSocket(s: Socket): void {
+  if (guarded.has(s)) return;
+  guarded.add(s);
+  s.on('error', () => {
+    // The request that owned the socket, if any, got the error through its own listener.
   });
 }
 

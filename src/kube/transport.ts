@@ -5,6 +5,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { localEndpoint } from './local-endpoints.js';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ClientRequest, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import type { Socket } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { FencedError, KubeConfigError, StatusError, UnreachableError, statusFromResponse, type UnreachableReason } from './errors.js';
 import { currentServer } from './kubeconfig.js';
@@ -96,13 +97,36 @@ function unreachableReason(code: string | undefined, message: string): Unreachab
   return 'Network';
 }
 
+/**
+ * guarded returns the agent with every socket it creates listening for 'error' for its whole life. Node's HTTP client
+ * takes its own listener off a keep-alive socket when the response ends and the agent puts one on when it takes the
+ * socket back, a tick later; an error landing in between (a write failing because the server closed the connection,
+ * as when an API server stops) was an unhandled 'error' event, and the process died with it (Node's own
+ * _http_agent.js says so in a TODO on its 'free' handler). A request in flight still gets its error through the
+ * client's listener; this one only keeps a stray error of a socket between owners from being fatal — the socket is
+ * destroyed either way.
+ */
+export function guarded<A extends HttpAgent>(agent: A): A {
+  const create = agent.createConnection as (...args: unknown[]) => Socket | undefined;
+  agent.createConnection = function (this: A, ...args: unknown[]) {
+    const socket = create.apply(this, args);
+    socket?.on('error', ignoreStrayError);
+    return socket;
+  } as HttpAgent['createConnection'];
+  return agent;
+}
+
+function ignoreStrayError(): void {
+  // See guarded: the request that owned the socket (if any) has its own error listener.
+}
+
 const localAgents = new Map<string, HttpAgent>();
 
 /** sharedLocalAgent is the request pool of every client of one local API server socket (see resolveAuth). */
 function sharedLocalAgent(socketPath: string): HttpAgent {
   let a = localAgents.get(socketPath);
   if (!a) {
-    a = new HttpAgent({ keepAlive: true, maxSockets: 128, maxFreeSockets: 32, scheduling: 'lifo' });
+    a = guarded(new HttpAgent({ keepAlive: true, maxSockets: 128, maxFreeSockets: 32, scheduling: 'lifo' }));
     localAgents.set(socketPath, a);
   }
   return a;
@@ -195,17 +219,17 @@ export class Transport {
         // idle connections need not multiply by the number of clusters (a thousand clusters × a few clients each
         // would hold thousands). Watches keep a connection each, as over TCP.
         agent = sharedLocalAgent(socketPath);
-        watchAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
+        watchAgent = guarded(new HttpAgent({ keepAlive: true, scheduling: 'lifo' }));
       } else if (cluster?.proxyUrl) {
         // Proxies are rare for API servers; client-node knows how to build the proxy agents.
         agent = opts.agent as HttpAgent;
         watchAgent = agent;
       } else if (this.secure) {
-        agent = new HttpsAgent({ keepAlive: true, maxSockets: this.options.maxSockets ?? 32, scheduling: 'lifo', ...tls });
-        watchAgent = new HttpsAgent({ keepAlive: true, scheduling: 'lifo', ...tls });
+        agent = guarded(new HttpsAgent({ keepAlive: true, maxSockets: this.options.maxSockets ?? 32, scheduling: 'lifo', ...tls }));
+        watchAgent = guarded(new HttpsAgent({ keepAlive: true, scheduling: 'lifo', ...tls }));
       } else {
-        agent = new HttpAgent({ keepAlive: true, maxSockets: this.options.maxSockets ?? 32, scheduling: 'lifo' });
-        watchAgent = new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
+        agent = guarded(new HttpAgent({ keepAlive: true, maxSockets: this.options.maxSockets ?? 32, scheduling: 'lifo' }));
+        watchAgent = guarded(new HttpAgent({ keepAlive: true, scheduling: 'lifo' }));
       }
       return { socketPath, agent, watchAgent, headers, dynamic, tls };
     })();
