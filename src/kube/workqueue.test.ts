@@ -104,6 +104,31 @@ test('coalescing: a burst becomes one item; a quiet key is ready next turn, a re
   q.shutDown();
 });
 
+test('coalescing: an add is due next turn even while the key waits for a later delayed add', async () => {
+  // The add-on deployer delays a profile's status roll-up (addAfter); the profile's deletion, added meanwhile, was
+  // held back until that roll-up's timer fired.
+  const q = new WorkQueue({ coalesceMs: 10 });
+  q.addAfter('p', 60_000);
+  q.add('p');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(q.length, 1, 'the add wins over the later deadline');
+  assert.equal(q.delayedCount, 0, 'the delayed add is not kept beside it');
+  assert.equal(await q.get(), 'p');
+  q.done('p');
+  // A next-turn add already pending is not scheduled twice.
+  q.add('r');
+  q.add('r');
+  assert.equal(q.delayedCount, 1);
+  // A failed key's backoff is not cut short by an add (its own status write, say).
+  q.addRateLimited('f');
+  q.add('f');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(q.length, 1, "only 'r' is ready");
+  assert.equal(await q.get(), 'r');
+  assert.equal(q.delayedCount, 1, "'f' still waits for its backoff");
+  q.shutDown();
+});
+
 test('shutDownWithDrain waits for keys being processed', async () => {
   const q = new WorkQueue();
   q.add('slow');

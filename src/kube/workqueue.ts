@@ -60,7 +60,8 @@ export class WorkQueue {
   private head = 0;
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
-  private readonly waiting = new Map<string, { at: number; timer: NodeJS.Timeout | NodeJS.Immediate }>();
+  /** Keys waiting for a deadline; `backoff` marks a failed key's retry (addRateLimited). */
+  private readonly waiting = new Map<string, { at: number; timer: NodeJS.Timeout | NodeJS.Immediate; backoff?: boolean }>();
   /** When each key was last handed to a worker (coalescing only; pruned as entries age out of the window). */
   private readonly lastTaken = new Map<string, number>();
   private lastPrune = 0;
@@ -104,9 +105,17 @@ export class WorkQueue {
     else this.addNextTurn(key);
   }
 
-  // addNextTurn queues key once the current turn of the event loop is over (a watch chunk's events join it).
+  // addNextTurn queues key once the current turn of the event loop is over (a watch chunk's events join it). A key
+  // waiting for a later deadline of addAfter (a delayed status roll-up, a requeueAfter) is due now instead — the
+  // earlier deadline wins, as client-go's Add does not wait for an item's AddAfter. A failed key's backoff is kept:
+  // a change the failing reconcile itself wrote must not undo it.
   private addNextTurn(key: string): void {
-    if (this.shutting || this.waiting.has(key)) return;
+    if (this.shutting) return;
+    const cur = this.waiting.get(key);
+    if (cur) {
+      if (cur.backoff || cur.at <= performance.now()) return;
+      clearWaiting(cur.timer);
+    }
     const timer = setImmediate(() => {
       this.waiting.delete(key);
       this.addNow(key);
@@ -129,8 +138,9 @@ export class WorkQueue {
     if (getter) getter(this.take());
   }
 
-  /** addAfter queues key after ms; when it is already waiting, the earlier deadline wins. */
-  addAfter(key: string, ms: number): void {
+  /** addAfter queues key after ms; when it is already waiting, the earlier deadline wins. backoff marks the delay as a
+   * failed key's retry (addRateLimited), which a later add() does not cut short. */
+  addAfter(key: string, ms: number, backoff = false): void {
     if (this.shutting) return;
     if (ms <= 0) {
       this.addNow(key);
@@ -146,12 +156,12 @@ export class WorkQueue {
       this.waiting.delete(key);
       this.addNow(key);
     }, ms);
-    this.waiting.set(key, { at, timer });
+    this.waiting.set(key, { at, timer, backoff });
   }
 
   /** addRateLimited queues key after its rate limiter's delay (counts a failure). */
   addRateLimited(key: string): void {
-    this.addAfter(key, this.rateLimiter.when(key));
+    this.addAfter(key, this.rateLimiter.when(key), true);
   }
 
   /** forget resets the failure count of key. */
