@@ -446,6 +446,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const createLat: number[] = [];
     const withdrawLat: number[] = [];
     const profileLat: number[] = [];
+    const withdrawStage = { serviceToReport: [] as number[], reportToProfileDeleting: [] as number[], profileDeletingToGone: [] as number[] };
     let newTimedOut = 0;
     let wTimedOut = 0;
     const rand = prng(0xadd);
@@ -468,14 +469,31 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       const p = probes.read(cluster, service).profile;
       if (p !== undefined) profileLat.push(p - s0);
       const gone = fleet.addons.until(cluster, service, (p) => p === undefined, cfg.eventTimeoutMs);
+      probes.arm(cluster, service);
       const d0 = performance.now();
       await fleet.client(cluster).delete({ apiVersion: 'v1', kind: 'Service', namespace: BENCH_NS, name: service });
       const away = await gone;
-      if (away === undefined) wTimedOut++;
-      else withdrawLat.push(away - d0);
+      if (away === undefined) {
+        wTimedOut++;
+        continue;
+      }
+      withdrawLat.push(away - d0);
+      // The report without the Service, then the first change of its ClusterProfile (deletion begins), then the
+      // add-on gone from the cluster.
+      const st = probes.read(cluster, service);
+      if (st.report !== undefined && st.profile !== undefined && st.report <= st.profile && st.profile <= away) {
+        withdrawStage.serviceToReport.push(st.report - d0);
+        withdrawStage.reportToProfileDeleting.push(st.profile - st.report);
+        withdrawStage.profileDeletingToGone.push(away - st.profile);
+      }
     }
     out.newService = { ...stats(createLat), timedOut: newTimedOut, serviceToClusterProfileMs: { p50: stats(profileLat).p50, p99: stats(profileLat).p99 } };
-    out.withdraw = { ...stats(withdrawLat), timedOut: wTimedOut };
+    const stage50 = (x: number[]) => ({ p50: stats(x).p50, p99: stats(x).p99 });
+    out.withdraw = {
+      ...stats(withdrawLat),
+      timedOut: wTimedOut,
+      stagesMs: { serviceToReport: stage50(withdrawStage.serviceToReport), reportToProfileDeleting: stage50(withdrawStage.reportToProfileDeleting), profileDeletingToGone: stage50(withdrawStage.profileDeletingToGone) },
+    };
     log(`new service → add-on p50 ${stats(createLat).p50} ms; withdraw p50 ${stats(withdrawLat).p50} ms, p99 ${stats(withdrawLat).p99} ms`);
     probes.stop();
     probes = undefined;
