@@ -139,7 +139,7 @@ export interface ApiServer {
   stop(): Promise<void>;
   /** A server on a thread of its own (startApiServerThread) can profile that thread: the process' inspector sees
    * only the thread it runs on. Absent on a server sharing the caller's thread. */
-  startCpuProfile?(intervalUs?: number, kind?: 'cpu' | 'alloc'): Promise<void>;
+  startCpuProfile?(interval?: number, kind?: 'cpu' | 'alloc'): Promise<void>;
   stopCpuProfile?(): Promise<object | undefined>;
   /** The same server's heap, read on its own thread (process.memoryUsage() there sees only the caller's heap), and a
    * heap snapshot of that thread written to a file (diagnostics: the fleet bench). */

@@ -61,18 +61,19 @@ class Profiler {
   private session: Session | undefined;
   private kind: ProfileKind = 'cpu';
 
-  async start(intervalUs?: number, kind: ProfileKind = 'cpu'): Promise<void> {
+  /** interval: µs between samples of a CPU profile, bytes between samples of an allocation profile. */
+  async start(interval?: number, kind: ProfileKind = 'cpu'): Promise<void> {
     if (this.session) return;
     const s = new Session();
     s.connect();
     this.session = s;
     this.kind = kind;
     if (kind === 'alloc') {
-      await this.post('HeapProfiler.startSampling', { samplingInterval: ALLOC_SAMPLING_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      await this.post('HeapProfiler.startSampling', { ...(interval ? { samplingInterval: interval } : {}), includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
       return;
     }
     await this.post('Profiler.enable');
-    if (intervalUs) await this.post('Profiler.setSamplingInterval', { interval: intervalUs });
+    if (interval) await this.post('Profiler.setSamplingInterval', { interval });
     await this.post('Profiler.start');
   }
 
@@ -88,9 +89,6 @@ class Profiler {
     return new Promise((resolve, reject) => this.session!.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
   }
 }
-
-/** Bytes between allocation samples (V8's default is 32 KiB; smaller sees more of the small objects). */
-const ALLOC_SAMPLING_BYTES = 8192;
 
 const profiler = new Profiler();
 

@@ -167,10 +167,10 @@ class ThreadApiServer implements ApiServer {
     return this.call({ id: 0, method: 'requestCounts', args: [] }) as Promise<RequestCounts>;
   }
 
-  /** startCpuProfile starts the worker thread's CPU profiler (sampling interval in µs), or with kind 'alloc' its
-   * sampling heap profiler, counting every allocation including those collected since (a .heapprofile). */
-  async startCpuProfile(intervalUs?: number, kind?: ProfileKind): Promise<void> {
-    await this.call({ id: 0, method: 'profileStart', args: [intervalUs, kind] });
+  /** startCpuProfile starts the worker thread's CPU profiler (interval: µs between samples), or with kind 'alloc' its
+   * sampling heap profiler (interval: bytes between samples), counting the objects collected since too (a .heapprofile). */
+  async startCpuProfile(interval?: number, kind?: ProfileKind): Promise<void> {
+    await this.call({ id: 0, method: 'profileStart', args: [interval, kind] });
   }
 
   /** stopCpuProfile stops it and returns the profile (a .cpuprofile or .heapprofile document). */

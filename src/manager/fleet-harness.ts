@@ -401,7 +401,7 @@ export interface ThreadProfile {
 
 /** ThreadProfiling is what an API server on its own thread offers (ApiServer.startCpuProfile/stopCpuProfile). */
 interface ThreadProfiling {
-  startCpuProfile?(intervalUs?: number, kind?: 'cpu' | 'alloc'): Promise<void>;
+  startCpuProfile?(interval?: number, kind?: 'cpu' | 'alloc'): Promise<void>;
   stopCpuProfile?(): Promise<object | undefined>;
 }
 
@@ -444,7 +444,7 @@ export class PhaseProfiler {
       await this.session.post('Profiler.start');
     }
     if (this.apiServer?.startCpuProfile) {
-      await this.apiServer.startCpuProfile(SAMPLING_US, this.kind);
+      await this.apiServer.startCpuProfile(this.kind === 'alloc' ? ALLOC_SAMPLING_BYTES : SAMPLING_US, this.kind);
       this.threadProfiling = true;
     }
   }
