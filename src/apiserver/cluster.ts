@@ -4,7 +4,7 @@
 import { newNodePortAllocator, newServiceIPAllocator, type RangeAllocator } from './allocator.js';
 import type { Allocator, ResourceDescriptor } from './resource.js';
 import { gvString } from './resource.js';
-import { leanStorage, ParsedCache, serialize, serializeVersion, storedObject, textByteLength, textLength } from './parsed.js';
+import { leanStorage, ParsedCache, serialize, serializeVersion, StoredObject, storedObject, textByteLength, textLength } from './parsed.js';
 
 export { serialize };
 import { forbidden, requestEntityTooLarge } from './status.js';
@@ -373,6 +373,8 @@ export class Cluster {
         committed: () => {
           this.uncommitted.delete(ev);
           this.hub.publish(ev);
+          // The replaced version is history now (its watch event is out): its parsed form leaves the budget.
+          if (prev instanceof StoredObject && t.objects.get(key) !== prev) prev.retire();
         },
         failed: () => {
           this.uncommitted.delete(ev);
@@ -405,6 +407,7 @@ export class Cluster {
           this.uncommitted.delete(ev);
           this.hub.publish(ev);
           opts.onCommit?.();
+          if (prev instanceof StoredObject && t.objects.get(key) !== prev) prev.retire();
         },
         failed: () => {
           this.uncommitted.delete(ev);

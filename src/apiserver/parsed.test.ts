@@ -63,6 +63,48 @@ test('the parsed-object cache drops cold objects within its budget and parses th
   assert.ok(cache.bytes <= Math.max(before, 600));
 });
 
+test('a replaced version released from the budget leaves room for current objects; the hand skips its entry', () => {
+  // Room for about three of these objects' parsed forms.
+  const cache = new ParsedCache(3 * serialize(cm('c0', { k: 'v'.repeat(40) })).length + 10);
+  const a = storedObject('/configmaps', cm('a', { k: 'v'.repeat(40) }), 1, serialize(cm('a', { k: 'v'.repeat(40) })), cache);
+  const b = storedObject('/configmaps', cm('b', { k: 'v'.repeat(40) }), 2, serialize(cm('b', { k: 'v'.repeat(40) })), cache);
+  const bObj = b.obj;
+  // Object a is written over and over; each replaced version is retired once its successor is stored (cluster.ts
+  // does it after the watch event is published). Without that, a's dead versions would push b out.
+  let cur = a;
+  for (let i = 0; i < 20; i++) {
+    const obj = cm('a', { k: `${'v'.repeat(39)}${i % 10}` });
+    const next = storedObject('/configmaps', obj, 10 + i, serialize(obj), cache);
+    cur.retire();
+    assert.equal(cur.parsed, undefined, 'the replaced version holds no parsed object');
+    cur = next;
+  }
+  assert.equal(b.parsed, bObj, 'the other current object kept its parsed form');
+  assert.equal(cache.size, 2);
+  assert.equal(cache.released, 20);
+  assert.ok(cache.bytes <= cache.budget);
+  // A retired version read again is parsed from its text and admitted again; accounting stays exact when the hand
+  // later passes both of its ring entries.
+  assert.deepEqual(a.obj, cm('a', { k: 'v'.repeat(40) }));
+  assert.equal(cache.size, 3);
+  const all = [a, b, cur];
+  for (let i = 0; i < 12; i++) {
+    const obj = cm(`f${i}`, { k: 'v'.repeat(40) });
+    all.push(storedObject('/configmaps', obj, 100 + i, serialize(obj), cache));
+  }
+  assert.ok(cache.bytes <= cache.budget, `bytes ${cache.bytes}`);
+  const held = all.filter((s) => s.parsed !== undefined);
+  assert.equal(cache.size, held.length);
+  assert.equal(cache.bytes, held.reduce((n, s) => n + s.size, 0), 'bytes count exactly the objects held');
+  // Retiring a dropped version, or one twice, changes nothing.
+  const released = cache.released;
+  const aHeld = a.parsed !== undefined ? 1 : 0;
+  a.retire();
+  a.retire();
+  assert.equal(cache.released, released + aHeld);
+  assert.equal(a.parsed, undefined);
+});
+
 async function events(client: KubeClient, opts: { resourceVersion: string; labelSelector?: string }, until: number, into: WatchEvent[]): Promise<void> {
   let done!: () => void;
   const enough = new Promise<void>((r) => (done = r));

@@ -66,6 +66,18 @@ export class StoredObject implements Stored {
     cache?.admit(this);
   }
 
+  /**
+   * retire releases the parsed form of a version that is no longer the stored one (replaced or deleted, its watch
+   * event published), so the budget holds current objects instead of history. Before, a superseded version kept its
+   * parsed object and its share of the budget until the hand came round: an EventReport written three times per
+   * event filled the budget with two dead copies for each live one, and at 100 clusters every event parsed its
+   * cluster's 128 KB report again. A retired version read again (a watch replay's selector) is parsed and admitted
+   * again like any dropped object.
+   */
+  retire(): void {
+    if (this.cache !== undefined && this.parsed !== undefined) this.cache.release(this);
+  }
+
   /** json is the object's JSON text, as stored: kept, or (lean) serialized again from the parsed object, which a
    * stored version never changes, so the text is the same every time. A large object kept in pieces is joined on
    * each call: what is written often (watch events, the database row) takes jsonText instead. */
@@ -110,9 +122,14 @@ export class ParsedCache {
 
   constructor(readonly budget = DEFAULT_PARSED_CACHE_BYTES) {}
 
+  /** Parsed objects held (ring entries of released objects wait for the hand to pass them). */
+  private held = 0;
+  /** Versions released before the hand reached them (retired: replaced or deleted). */
+  released = 0;
+
   /** size is the number of parsed objects held. */
   get size(): number {
-    return this.ring.length - this.head;
+    return this.held;
   }
 
   /** admit takes a newly parsed object into the budget, dropping cold ones while over it. */
@@ -120,22 +137,36 @@ export class ParsedCache {
     s.used = false;
     this.ring.push(s);
     this.bytes += s.size;
+    this.held++;
     // Each pass over an entry either drops it or clears its bit, so this ends within two rounds of the ring.
     while (this.bytes > this.budget && this.ring.length - this.head > 1) {
       const c = this.ring[this.head];
       this.ring[this.head++] = undefined as unknown as StoredObject;
+      // Released since it was admitted (its budget is already returned), or admitted again further on.
+      if (c.parsed === undefined) continue;
       if (c.used) {
         c.used = false;
         this.ring.push(c);
         continue;
       }
-      c.parsed = undefined;
-      this.bytes -= c.size;
+      this.drop(c);
     }
     if (this.head > 4096 && this.head * 2 > this.ring.length) {
       this.ring = this.ring.slice(this.head);
       this.head = 0;
     }
+  }
+
+  /** release drops a held parsed object now (StoredObject.retire); its ring entry is skipped when the hand gets there. */
+  release(s: StoredObject): void {
+    this.drop(s);
+    this.released++;
+  }
+
+  private drop(s: StoredObject): void {
+    s.parsed = undefined;
+    this.bytes -= s.size;
+    this.held--;
   }
 }
 
