@@ -139,7 +139,7 @@ export class Controllers {
     // A dependent going away may unblock an owner waiting in foreground deletion.
     for (const ref of meta.ownerReferences ?? []) {
       const owner = this.cluster.byUid(ref.uid);
-      if (owner?.obj.metadata.deletionTimestamp) this.enqueue({ kind: 'owner', uid: ref.uid });
+      if (owner !== undefined && (owner.deleting ?? Boolean(owner.obj.metadata.deletionTimestamp))) this.enqueue({ kind: 'owner', uid: ref.uid });
     }
   }
 

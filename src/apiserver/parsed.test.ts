@@ -321,3 +321,34 @@ test('a new version of a large object reuses the JSON of the members it shares w
   // Integer-like top-level keys take the plain path.
   store({ ...v4, 7: 'seven' }, s4, 10);
 });
+
+test('the garbage collector checks a cold owner for deletion without parsing it again, and still deletes in foreground', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ripple-owner-'));
+  // A 200 KB owner over a 64 KiB budget: its parsed form is dropped as soon as anything else is stored.
+  const server = await startApiServer({ dataDir: dir, port: 0, clusters: ['c'], parsedCacheBytes: 64 * 1024 });
+  const client = createKubeClient({ yaml: server.kubeconfigYaml('c') }, { name: 'c' });
+  try {
+    const gvk = { apiVersion: 'v1', kind: 'ConfigMap' };
+    const owner = await client.create<KubeObject>({ ...gvk, metadata: { name: 'owner', namespace: 'default' }, data: { big: 'x'.repeat(200_000) } });
+    const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! }];
+    for (let i = 0; i < 5; i++) await client.create({ ...gvk, metadata: { name: `dep-${i}`, namespace: 'default', ownerReferences }, data: { i: String(i) } });
+    const before = PARSE_STATS.reparsedChars;
+    // Every change of a dependent has the garbage collector look at its owners (is one of them being deleted?).
+    for (let i = 0; i < 20; i++) await client.patch({ ...gvk, namespace: 'default', name: `dep-${i % 5}` }, 'merge', { data: { n: String(i) } });
+    await new Promise((r) => setImmediate(r));
+    assert.ok(PARSE_STATS.reparsedChars - before < 200_000, `reparsed ${PARSE_STATS.reparsedChars - before} characters: the owner was parsed again`);
+    // Deleting the owner in foreground: its deletion waits for the dependents, which the collector deletes.
+    await client.delete({ ...gvk, namespace: 'default', name: 'owner' }, { propagationPolicy: 'Foreground' });
+    for (let i = 0; i < 200; i++) {
+      const left = (await client.list<KubeObject>(gvk, { namespace: 'default' })).items.filter((o) => /^(owner|dep-)/.test(o.metadata!.name!));
+      if (left.length === 0) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const left = (await client.list<KubeObject>(gvk, { namespace: 'default' })).items.filter((o) => /^(owner|dep-)/.test(o.metadata!.name!));
+    assert.deepEqual(left.map((o) => o.metadata!.name), []);
+  } finally {
+    client.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

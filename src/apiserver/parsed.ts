@@ -43,6 +43,9 @@ export class StoredObject implements Stored {
   used = false;
   /** metadata.labels, kept while the object is dropped (small; label selectors over cold objects need nothing else). */
   readonly labels: Readonly<Record<string, string>> | undefined;
+  /** Whether metadata.deletionTimestamp is set, kept too: the garbage collector checks the owners of every changed
+   * dependent, and parsing a cold owner (a ClusterProfile of thousands) just to read that was most of its cost. */
+  readonly deleting: boolean;
   /** The length of the JSON text (quotas and watch windows count it without serializing a lean object again). */
   readonly size: number;
   /** The JSON text — one string, or the pieces of a large object (see serializeVersion) — unless this object is lean. */
@@ -63,6 +66,7 @@ export class StoredObject implements Stored {
     this.text = lean ? undefined : json;
     this.size = textLength(json);
     this.labels = obj.metadata.labels as Record<string, string> | undefined;
+    this.deleting = obj.metadata.deletionTimestamp !== undefined && obj.metadata.deletionTimestamp !== null;
     cache?.admit(this);
   }
 

@@ -53,6 +53,8 @@ export interface Stored {
   readonly size?: number;
   /** obj.metadata.labels, kept even while obj itself is not (parsed.ts): label selectors match without parsing. */
   readonly labels?: Readonly<Record<string, string>>;
+  /** Whether obj.metadata.deletionTimestamp is set, kept like labels (the garbage collector asks it of owners). */
+  readonly deleting?: boolean;
 }
 
 /** isPlainObject tells whether v is a JSON object (not null, not an array). */
