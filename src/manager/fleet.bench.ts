@@ -19,7 +19,8 @@
 //
 // Diagnostics: the process' CPU per event (one at a time) and while quiet, work-queue depths when the last add-on
 // lands and the reconciles until the control plane settles, by controller; reconciles per event and, of those, the
-// ones that sent no write (noopReconcilesPerEvent; RIPPLE_FLEET_BENCH_COUNT_NOOPS=0 turns that accounting off). RIPPLE_FLEET_BENCH_CPU_PROFILE=DIR writes
+// ones that sent no write (noopReconcilesPerEvent; RIPPLE_FLEET_BENCH_COUNT_NOOPS=0 turns that accounting off); stored
+// objects the API server parsed again per event (apiServerReparsesPerEvent: their parsed form had left its cache). RIPPLE_FLEET_BENCH_CPU_PROFILE=DIR writes
 // a CPU profile per phase (cold, quiet, single, churn) and adds its hot spots to the result (with
 // RIPPLE_FLEET_BENCH_PROFILE=alloc, allocation profiles: bytes allocated by function, collected ones included). Every wait is capped
 // (RIPPLE_FLEET_BENCH_COLD_TIMEOUT_S, _EVENT_TIMEOUT_S, _SETTLE_TIMEOUT_S): a fleet that does not converge in time
@@ -392,6 +393,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const ns = await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']);
     const server = fleet.embedded.server;
     const apiCpu0 = await server.threadCpuMs?.();
+    const reparse0 = (await server.threadMemory?.())?.reparses;
     const mainCpu0 = threadCpuMs();
     const cpuSingle = process.cpuUsage();
     for (let k = 0; k < cfg.samples; k++) {
@@ -414,6 +416,7 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
     const singleCpu = cpuMs(cpuSingle);
     const mainCpu1 = threadCpuMs();
     const apiCpu1 = await server.threadCpuMs?.();
+    const reparse1 = (await server.threadMemory?.())?.reparses;
     const req1 = await fleet.embedded.server.requestCounts();
     const singleReconciles = delta(rs, await metricBy(fleet, 'ripple_reconcile_total', ['controller', 'result']));
     const singleNoops = delta(ns, await metricBy(fleet, 'ripple_reconcile_noop_total', ['controller']));
@@ -428,6 +431,10 @@ async function measureFleet(n: number, cfg: Config): Promise<Record<string, unkn
       // (the control plane and the bench's own clients); the rest is V8's GC helpers and libuv's pool (Linux only).
       ...(apiCpu0 !== undefined && apiCpu1 !== undefined ? { apiServerCpuMsPerEvent: Math.round(((apiCpu1 - apiCpu0) / Math.max(1, cfg.samples)) * 10) / 10 } : {}),
       ...(mainCpu0 !== undefined && mainCpu1 !== undefined ? { mainThreadCpuMsPerEvent: Math.round(((mainCpu1 - mainCpu0) / Math.max(1, cfg.samples)) * 10) / 10 } : {}),
+      // Stored objects the API server parsed again from their JSON (their parsed form had left its cache), per event.
+      ...(reparse0 !== undefined && reparse1 !== undefined
+        ? { apiServerReparsesPerEvent: { count: Math.round(((reparse1.count - reparse0.count) / Math.max(1, cfg.samples)) * 100) / 100, kB: Math.round((reparse1.chars - reparse0.chars) / Math.max(1, cfg.samples) / 100) / 10 } }
+        : {}),
       fromWriteReturned: stats(afterWrite),
       // Where the time goes (management-cluster watches): agent (Service → EventReport written), event manager
       // (→ instantiated ConfigMap written), add-on deployer (→ add-on in the managed cluster), p50/p99 each.
