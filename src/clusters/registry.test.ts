@@ -5,6 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { Registry } from 'prom-client';
 import { generateCrds } from '../api/index.js';
 import { EventRecorder, InformerFactory, KubeClient, type KubeObject } from '../kube/index.js';
 import { eventually } from '../../test/support/eventually.js';
@@ -257,5 +258,63 @@ describe('fleet registry', () => {
     await eventually(() => registry.get('Capi:capi/c1')?.ref.apiVersion, (v) => v === 'cluster.x-k8s.io/v1beta2', { message: 'c1 re-read as v1beta2' });
     assert.ok(!events.some((x) => x.kind === 'cluster' && x.type === 'removed'), 'the upgrade removes no cluster');
     assert.deepEqual(keys(registry.matching({ clusterSelector: 'env=capi' })), ['Capi:capi/c1']);
+  });
+});
+
+describe('readiness probes of a watched cluster', () => {
+  test('a healthy cluster whose watches have recent data is not asked again; without such data it is probed', async () => {
+    const api = await startTestApiServer({ clusters: ['mgmt', 'edge'] });
+    const mgmt = new KubeClient(await api.kubeConfig('mgmt'));
+    const edge = new KubeClient(await api.kubeConfig('edge'));
+    const informers = new InformerFactory(mgmt);
+    const registry = new ClusterRegistry({ informers });
+    const metrics = new Registry();
+    const readiness = new ClusterReadinessController({ registry, informers, metrics, probeIntervalMs: 300, quietProbeMaxMs: 60_000 });
+    const probes = async (via: string) => ((await metrics.getSingleMetricAsString('ripple_cluster_probes_total')).match(new RegExp(`via="${via}"} (\\d+)`))?.[1] ?? '0') as unknown as number;
+    let ticker: NodeJS.Timeout | undefined;
+    try {
+      for (const crd of generateCrds()) await mgmt.create(crd as unknown as KubeObject);
+      registry.start();
+      await registry.waitForSync({ timeoutMs: 10_000 });
+      readiness.start();
+      await registerCluster(mgmt, { namespace: 'fleet', name: 'edge', kubeconfig: api.server.kubeconfigYaml('edge') });
+      await eventually(() => mgmt.getIfExists<SC>({ ...SCK, namespace: 'fleet', name: 'edge' }), (o) => o?.status?.ready === true && o.status.connectionStatus === 'Healthy', { message: 'edge ready' });
+      // Nothing watches edge through the registry yet: every due probe is a request.
+      await eventually(() => probes('request'), (n) => Number(n) >= 3, { message: 'probed by request' });
+      assert.equal(Number(await probes('watch')), 0);
+
+      // A controller watches edge (the registry's shared informers) and data keeps arriving on that watch.
+      const factory = await registry.informers('Sveltos:fleet/edge');
+      const sub = factory.subscribe({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' });
+      await sub.informer.waitForSync({ timeoutMs: 5000 });
+      const cm = await edge.create<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'tick', namespace: 'default' }, data: { n: '0' } });
+      let n = 0;
+      ticker = setInterval(() => void edge.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: cm.metadata!.name! }, 'merge', { data: { n: String(++n) } }).catch(() => undefined), 40);
+      await eventually(() => probes('watch'), (v) => Number(v) >= 1, { message: 'a probe answered by the watch' });
+      const requests = Number(await probes('request'));
+      const watched = Number(await probes('watch'));
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.ok(Number(await probes('watch')) >= watched + 3, 'due probes keep being answered by the watch');
+      // (A stall of the whole process longer than the probe interval would let one through: not counted as a failure.)
+      assert.ok(Number(await probes('request')) <= requests + 2, `no requests while the watch shows the cluster answering (${requests} → ${await probes('request')})`);
+      const sc = await mgmt.get<SC>({ ...SCK, namespace: 'fleet', name: 'edge' });
+      assert.equal(sc.status?.connectionStatus, 'Healthy');
+      assert.equal(sc.status?.ready, true);
+
+      // The watch goes quiet (no event, and the next bookmark is 30 s away): due probes are requests again.
+      clearInterval(ticker);
+      ticker = undefined;
+      const before = Number(await probes('request'));
+      await eventually(() => probes('request'), (v) => Number(v) >= before + 2, { message: 'probed by request once the watch is quiet' });
+      await sub.unsubscribe();
+    } finally {
+      if (ticker) clearInterval(ticker);
+      await readiness.stop();
+      await registry.stop();
+      await informers.stop();
+      mgmt.close();
+      edge.close();
+      await api.stop();
+    }
   });
 });

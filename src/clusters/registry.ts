@@ -460,6 +460,12 @@ export class ClusterRegistry {
     return factory;
   }
 
+  /** watchLiveness is what the cluster's shared informers see of it (InformerFactory.liveness), without asking the
+   * cluster; undefined when nothing watches it through the registry. */
+  watchLiveness(key: string): { lastDataAt: number; failing: boolean } | undefined {
+    return this.factories.get(key)?.liveness();
+  }
+
   /** clientFor is client() for a ClusterRef of a known entry (convenience for controllers holding entries). */
   clientFor(entry: ClusterEntry, opts: { fresh?: boolean } = {}): Promise<KubeClient> {
     return this.client(entry.key, opts);

@@ -87,6 +87,8 @@ export interface InformerView<T> {
   readonly resourceVersion: string;
   /** Counters for diagnostics: lists done, watches opened, 410 relists, failed attempts. */
   readonly stats: InformerStats;
+  /** When the cluster last answered this informer (Date.now(): a list, or anything on its watch, bookmarks too); 0 never. */
+  readonly lastDataAt: number;
   hasSynced(): boolean;
   /** waitForSync resolves after the first complete list (rejects on timeout or when the informer stops first). */
   waitForSync(opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<void>;
@@ -118,6 +120,7 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
   private rv = '';
   private stateValue: InformerState = 'idle';
   readonly stats: InformerStats = { lists: 0, watches: 0, goneRelists: 0, failures: 0 };
+  lastDataAt = 0;
   private abort = new AbortController();
   private current: Watch | undefined;
   private loop: Promise<void> | undefined;
@@ -252,6 +255,7 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
           });
           if (this.stopped) break;
           this.stats.lists++;
+          this.lastDataAt = Date.now();
           this.replace(list.items, list.resourceVersion);
           needList = false;
           this.kindBackoff.reset();
@@ -273,6 +277,7 @@ export class Informer<T extends Obj = Obj> implements InformerView<T> {
           },
           (ev) => {
             received++;
+            this.lastDataAt = Date.now();
             this.onWatchEvent(ev.type, ev.object);
           },
         );
@@ -448,6 +453,22 @@ export class InformerFactory {
   /** informers lists the running informers (for diagnostics). */
   informers(): InformerView<Obj>[] {
     return [...this.shared.values()].map((s) => s.informer);
+  }
+
+  /**
+   * liveness is what this factory's watches tell of the cluster without asking it anything: when data last arrived
+   * on a watch that is open now (0: none open), and whether an informer is failing (in backoff after an error). A
+   * watch open with data (an event, or the server's periodic bookmark) as recent as a probe would be is the same
+   * evidence a probe gives: the API server answers through this kubeconfig.
+   */
+  liveness(): { lastDataAt: number; failing: boolean } {
+    let lastDataAt = 0;
+    let failing = false;
+    for (const { informer: i } of this.shared.values()) {
+      if (i.state === 'backoff' && i.stats.failures > 0) failing = true;
+      else if (i.state === 'watching' && i.lastDataAt > lastDataAt) lastDataAt = i.lastDataAt;
+    }
+    return { lastDataAt, failing };
   }
 
   /** stop stops every informer and the CRD watch. */
