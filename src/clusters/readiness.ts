@@ -6,10 +6,10 @@
 // so a blip never unselects a cluster), plus the projectsveltos.io/k8s-version label. Transitions become Events.
 //
 // A quiet fleet asks its clusters nothing: when a healthy cluster's probe is due and the watches Ripple keeps open
-// on it (the registry's shared informers: agent, deployer) are all working and have had data within the probe
-// interval — an event or the API server's periodic bookmark — that is the evidence the probe would give, so no
-// GET /version is sent and the status stays as it is. A real probe still runs when that evidence is missing (nothing
-// watches the cluster, an informer is failing, a silent connection), when the cluster has checks to run
+// on it (the registry's shared informers: agent, deployer) are all working and have had data recently (within
+// watchEvidenceMaxAgeMs, 150 s) — an event or the API server's periodic bookmark — that is the evidence the probe
+// would give, so no GET /version is sent and the status stays as it is. A real probe still runs when that evidence
+// is missing (nothing watches the cluster, an informer is failing, a silent connection), when the cluster has checks to run
 // (readinessChecks/livenessChecks run on every probe, as in Sveltos), when its spec changed or it is failing, and at
 // least every quietProbeMaxMs (10 × probeIntervalMs) to refresh the version. With 1,000 clusters that was ~17
 // requests a second to managed clusters from a fleet where nothing happened.
@@ -55,6 +55,10 @@ export interface ReadinessControllerOptions {
   /** Longest time without a real probe of a healthy, watched cluster (default 10 × probeIntervalMs; 0 probes every
    * interval whatever the watches show). */
   quietProbeMaxMs?: number;
+  /** How recent the watches' last data must be to stand in for a probe (default the larger of probeIntervalMs and
+   * 150 s: kube-apiserver sends each watcher a bookmark about once a minute, so a quiet but open watch has data at
+   * least that often; Ripple's embedded server every 30 s). */
+  watchEvidenceMaxAgeMs?: number;
   /** Problems other controllers own (e.g. token renewal) shown in status.failureMessage while probes succeed. */
   extraProblem?: (namespace: string, name: string) => string | undefined;
 }
@@ -169,12 +173,14 @@ export class ClusterReadinessController {
   private readonly log: Logger;
   private runtime: Promise<LuaRuntime> | undefined;
   private readonly quietMax: number;
+  private readonly evidenceMaxAge: number;
   private readonly probes: Counter<'via'> | undefined;
 
   constructor(private readonly options: ReadinessControllerOptions) {
     this.interval = options.probeIntervalMs ?? 60_000;
     this.timeout = options.probeTimeoutMs ?? 10_000;
     this.quietMax = options.quietProbeMaxMs ?? 10 * this.interval;
+    this.evidenceMaxAge = options.watchEvidenceMaxAgeMs ?? Math.max(this.interval, 150_000);
     const name = 'ripple_cluster_probes_total';
     this.probes = options.metrics
       ? ((options.metrics.getSingleMetric(name) as Counter<'via'> | undefined) ??
@@ -271,7 +277,7 @@ export class ClusterReadinessController {
     const checks = obj.status?.ready === true ? obj.spec?.livenessChecks : obj.spec?.readinessChecks;
     if ((checks ?? []).length > 0 || obj.status?.ready !== true || obj.status.connectionStatus !== 'Healthy') return false;
     const live = this.options.registry.watchLiveness(clusterKey);
-    if (live === undefined || live.failing || live.lastDataAt === 0 || now - live.lastDataAt >= this.interval) return false;
+    if (live === undefined || live.failing || live.lastDataAt === 0 || now - live.lastDataAt >= this.evidenceMaxAge) return false;
     // What a successful probe would write: nothing new (a problem another controller owns may have appeared).
     const problems = [configProblem(obj.spec), this.options.extraProblem?.(obj.metadata.namespace ?? '', obj.metadata.name)].filter((p): p is string => !!p);
     const plan = planStatus(obj.status, 0, obj.spec?.consecutiveFailureThreshold, { ok: true, version: obj.status.version ?? '' }, problems.length > 0 ? problems.join('; ') : null);

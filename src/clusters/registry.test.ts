@@ -269,7 +269,7 @@ describe('readiness probes of a watched cluster', () => {
     const informers = new InformerFactory(mgmt);
     const registry = new ClusterRegistry({ informers });
     const metrics = new Registry();
-    const readiness = new ClusterReadinessController({ registry, informers, metrics, probeIntervalMs: 300, quietProbeMaxMs: 60_000 });
+    const readiness = new ClusterReadinessController({ registry, informers, metrics, probeIntervalMs: 300, quietProbeMaxMs: 60_000, watchEvidenceMaxAgeMs: 300 });
     const probes = async (via: string) => ((await metrics.getSingleMetricAsString('ripple_cluster_probes_total')).match(new RegExp(`via="${via}"} (\\d+)`))?.[1] ?? '0') as unknown as number;
     let ticker: NodeJS.Timeout | undefined;
     try {
