@@ -130,6 +130,15 @@ export class ParsedCache {
   private held = 0;
   /** Versions released before the hand reached them (retired: replaced or deleted). */
   released = 0;
+  /** Ring entries whose object was released after they were pushed. A released object no longer counts against the
+   * budget, so nothing else bounds them: a small fleet that never fills the budget would keep every replaced
+   * version in the ring. They are compacted away once they outnumber the held objects. */
+  private stale = 0;
+
+  /** entries is the ring's length, stale entries included (tests). */
+  get entries(): number {
+    return this.ring.length - this.head;
+  }
 
   /** size is the number of parsed objects held. */
   get size(): number {
@@ -147,7 +156,10 @@ export class ParsedCache {
       const c = this.ring[this.head];
       this.ring[this.head++] = undefined as unknown as StoredObject;
       // Released since it was admitted (its budget is already returned), or admitted again further on.
-      if (c.parsed === undefined) continue;
+      if (c.parsed === undefined) {
+        if (this.stale > 0) this.stale--;
+        continue;
+      }
       if (c.used) {
         c.used = false;
         this.ring.push(c);
@@ -165,6 +177,23 @@ export class ParsedCache {
   release(s: StoredObject): void {
     this.drop(s);
     this.released++;
+    if (++this.stale > 1024 && this.stale > this.held) this.compact();
+  }
+
+  // compact rebuilds the ring from the objects still held, in ring order, each once (an object released and parsed
+  // again has two entries).
+  private compact(): void {
+    const seen = new Set<StoredObject>();
+    const ring: StoredObject[] = [];
+    for (let i = this.head; i < this.ring.length; i++) {
+      const c = this.ring[i];
+      if (c.parsed === undefined || seen.has(c)) continue;
+      seen.add(c);
+      ring.push(c);
+    }
+    this.ring = ring;
+    this.head = 0;
+    this.stale = 0;
   }
 
   private drop(s: StoredObject): void {
