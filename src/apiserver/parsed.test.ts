@@ -125,6 +125,20 @@ test('a busy object in a cache that never fills keeps the ring bounded: released
   assert.equal(cache.size, 11 + rereads);
   assert.ok(cache.entries <= cache.size + 1025, `ring of ${cache.entries} entries for ${cache.size} objects held`);
   assert.ok(others.every((o) => o.parsed !== undefined), 'the other objects stay parsed');
+
+  // Large replaced versions are dropped from the ring by their size too, many objects held or not: the ring's
+  // released entries never keep more than a quarter of the budget's worth of old versions alive.
+  const big = new ParsedCache(1024 * 1024);
+  const held = Array.from({ length: 3000 }, (_, i) => storedObject('/configmaps', cm(`h${i}`, { k: 'v' }), i + 1, serialize(cm(`h${i}`, { k: 'v' })), big));
+  const report = (n: number) => cm('report', { blob: 'x'.repeat(100_000), n: String(n) });
+  let r = storedObject('/configmaps', report(0), 10_000, serialize(report(0)), big);
+  for (let i = 1; i <= 200; i++) {
+    const next = storedObject('/configmaps', report(i), 10_000 + i, serialize(report(i)), big);
+    r.retire();
+    r = next;
+  }
+  assert.ok(big.entries - big.size <= Math.ceil(big.budget / 4 / 100_000) + 1, `${big.entries - big.size} released entries of 100 KB kept in the ring`);
+  assert.equal(held.filter((h) => h.parsed !== undefined).length, big.size - 1);
 });
 
 async function events(client: KubeClient, opts: { resourceVersion: string; labelSelector?: string }, until: number, into: WatchEvent[]): Promise<void> {

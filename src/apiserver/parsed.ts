@@ -130,10 +130,13 @@ export class ParsedCache {
   private held = 0;
   /** Versions released before the hand reached them (retired: replaced or deleted). */
   released = 0;
-  /** Ring entries whose object was released after they were pushed. A released object no longer counts against the
-   * budget, so nothing else bounds them: a small fleet that never fills the budget would keep every replaced
-   * version in the ring. They are compacted away once they outnumber the held objects. */
+  /** Ring entries whose object was released after they were pushed, and the JSON length of those objects. A released
+   * object no longer counts against the budget, so nothing else bounds them, and an entry keeps its version (and its
+   * text) alive: a fleet that never fills the budget would keep every replaced version, and a busy one thousands of
+   * replaced 128 KB reports. They are compacted away once they outnumber the held objects or their JSON passes a
+   * quarter of the budget. */
   private stale = 0;
+  private staleBytes = 0;
 
   /** entries is the ring's length, stale entries included (tests). */
   get entries(): number {
@@ -158,6 +161,7 @@ export class ParsedCache {
       // Released since it was admitted (its budget is already returned), or admitted again further on.
       if (c.parsed === undefined) {
         if (this.stale > 0) this.stale--;
+        this.staleBytes = Math.max(0, this.staleBytes - c.size);
         continue;
       }
       if (c.used) {
@@ -177,7 +181,8 @@ export class ParsedCache {
   release(s: StoredObject): void {
     this.drop(s);
     this.released++;
-    if (++this.stale > 1024 && this.stale > this.held) this.compact();
+    this.staleBytes += s.size;
+    if ((++this.stale > 1024 && this.stale > this.held) || this.staleBytes > this.budget / 4) this.compact();
   }
 
   // compact rebuilds the ring from the objects still held, in ring order, each once (an object released and parsed
@@ -194,6 +199,7 @@ export class ParsedCache {
     this.ring = ring;
     this.head = 0;
     this.stale = 0;
+    this.staleBytes = 0;
   }
 
   private drop(s: StoredObject): void {
