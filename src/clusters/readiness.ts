@@ -9,10 +9,10 @@
 // on it (the registry's shared informers: agent, deployer) are all working and have had data recently (within
 // watchEvidenceMaxAgeMs, 150 s) — an event or the API server's periodic bookmark — that is the evidence the probe
 // would give, so no GET /version is sent and the status stays as it is. A real probe still runs when that evidence
-// is missing (nothing watches the cluster, an informer is failing, a silent connection), when the cluster has checks to run
-// (readinessChecks/livenessChecks run on every probe, as in Sveltos), when its spec changed or it is failing, and at
-// least every quietProbeMaxMs (10 × probeIntervalMs) to refresh the version. With 1,000 clusters that was ~17
-// requests a second to managed clusters from a fleet where nothing happened.
+// is missing (nothing watches the cluster, an informer is failing, a silent connection), when the cluster has
+// checks to run (readinessChecks/livenessChecks run on every probe, as in Sveltos), when its spec changed or it is
+// failing, and at least every quietProbeMaxMs (10 × probeIntervalMs) to refresh the version. With 1,000 clusters
+// the probes were ~17 requests a second to managed clusters from a fleet where nothing happened.
 // Go: sveltoscluster-manager controllers/sveltoscluster_controller.go (reconcileNormal, updateConnectionStatus)
 import { Counter, type Registry } from 'prom-client';
 import type { SveltosClusterStatus } from '../api/index.js';
@@ -270,7 +270,7 @@ export class ClusterReadinessController {
   /**
    * watchedHealthy says whether a due probe can be answered by the cluster's open watches (see the file comment): the
    * last probe succeeded, no check is configured for the phase, status would not change, a real probe ran within
-   * quietProbeMaxMs, and the shared informers are working with data more recent than one probe interval.
+   * quietProbeMaxMs, and the shared informers are working with data more recent than watchEvidenceMaxAgeMs.
    */
   private watchedHealthy(clusterKey: string, obj: SveltosClusterObject, st: ProbeState, now: number): boolean {
     if (!st.ok || this.quietMax <= 0 || now - st.probedAt >= this.quietMax) return false;
