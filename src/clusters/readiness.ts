@@ -239,8 +239,7 @@ export class ClusterReadinessController {
     const probedAt = Date.now();
     const outcome = await this.probe(entry.key, st !== undefined && !st.ok, obj);
     const failures = st?.failures ?? obj.status?.connectionFailures ?? 0;
-    const problems = [configProblem(obj.spec), this.options.extraProblem?.(namespace, name)].filter((p): p is string => !!p);
-    const plan = planStatus(obj.status, failures, obj.spec?.consecutiveFailureThreshold, outcome, problems.length > 0 ? problems.join('; ') : null);
+    const plan = planStatus(obj.status, failures, obj.spec?.consecutiveFailureThreshold, outcome, this.problem(obj));
     const client = this.options.registry.mgmt;
     const ref = { ...SVELTOS_CLUSTER, namespace, name };
     if (statusDiffers(obj.status, plan.status)) {
@@ -279,9 +278,15 @@ export class ClusterReadinessController {
     const live = this.options.registry.watchLiveness(clusterKey);
     if (live === undefined || live.failing || live.lastDataAt === 0 || now - live.lastDataAt >= this.evidenceMaxAge) return false;
     // What a successful probe would write: nothing new (a problem another controller owns may have appeared).
-    const problems = [configProblem(obj.spec), this.options.extraProblem?.(obj.metadata.namespace ?? '', obj.metadata.name)].filter((p): p is string => !!p);
-    const plan = planStatus(obj.status, 0, obj.spec?.consecutiveFailureThreshold, { ok: true, version: obj.status.version ?? '' }, problems.length > 0 ? problems.join('; ') : null);
+    const plan = planStatus(obj.status, 0, obj.spec?.consecutiveFailureThreshold, { ok: true, version: obj.status.version ?? '' }, this.problem(obj));
     return !statusDiffers(obj.status, plan.status) && plan.events.length === 0;
+  }
+
+  // problem is what status.failureMessage shows while probes succeed: the spec's own problems and those of other
+  // controllers (token renewal), or null.
+  private problem(obj: SveltosClusterObject): string | null {
+    const problems = [configProblem(obj.spec), this.options.extraProblem?.(obj.metadata.namespace ?? '', obj.metadata.name)].filter((p): p is string => !!p);
+    return problems.length > 0 ? problems.join('; ') : null;
   }
 
   private async probe(clusterKey: string, fresh: boolean, obj: SveltosClusterObject): Promise<ProbeOutcome> {
